@@ -1,0 +1,291 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"kidcoder/kidrun"
+	"kidcoder/lessons"
+	"kidcoder/sandbox"
+	"kidcoder/settings"
+)
+
+// Shell is what the app needs from the desktop shell besides events.
+type Shell interface {
+	Emitter
+	// SaveDialog asks where to save; "" means cancelled.
+	SaveDialog(defaultName string) (string, error)
+}
+
+// SandboxStatus says whether code can run, and if not why and how to fix it.
+type SandboxStatus struct {
+	Ready    bool   `json:"ready"`
+	Checking bool   `json:"checking"`
+	Reason   string `json:"reason"`
+	Fix      string `json:"fix"`
+	Python   string `json:"python"`
+}
+
+// RunRequest is what the Run button sends.
+type RunRequest struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+	Lang string `json:"lang"`
+}
+
+// App is bound to the frontend.
+type App struct {
+	ctx          context.Context
+	shell        Shell
+	settingsPath string
+	cacheDir     string
+
+	mu       sync.Mutex
+	settings settings.Settings
+	engine   *kidrun.Engine
+	status   SandboxStatus
+	current  *active
+}
+
+type active struct {
+	id  string
+	run *kidrun.Run
+}
+
+// New makes the app; settingsPath "" means the user's config folder.
+func New(settingsPath, cacheDir string) *App {
+	if settingsPath == "" {
+		settingsPath, _ = settings.DefaultPath()
+	}
+	return &App{settingsPath: settingsPath, cacheDir: cacheDir, status: SandboxStatus{Checking: true}}
+}
+
+// Startup is called by the shell once the window exists. It loads the
+// settings and proves the sandbox in the background; the result arrives as
+// EventStatus, so the window never waits for it. Lifecycle calls are
+// functions, not methods, so the shell does not bind them for the frontend.
+func Startup(a *App, ctx context.Context, shell Shell) {
+	a.ctx = ctx
+	a.shell = shell
+	a.mu.Lock()
+	a.settings = settings.Load(a.settingsPath)
+	a.mu.Unlock()
+	go a.prepare()
+}
+
+// prepare finds Python, unpacks the Python layer and runs the self-test.
+func (a *App) prepare() {
+	a.mu.Lock()
+	py := a.settings.Python
+	a.mu.Unlock()
+	st := SandboxStatus{}
+	eng, err := kidrun.New(kidrun.Options{Python: py, CacheDir: a.cacheDir})
+	if err == nil {
+		st.Python = eng.Python()
+		_, err = eng.Check(a.ctx)
+	}
+	if err != nil {
+		st.Reason = err.Error()
+		var ue *sandbox.UnavailableError
+		switch {
+		case errors.As(err, &ue):
+			st.Fix = ue.Fix
+		case errors.Is(err, kidrun.ErrNoPython):
+			st.Fix = "sudo apt install python3"
+		}
+	} else {
+		st.Ready = true
+	}
+	a.mu.Lock()
+	if st.Ready {
+		a.engine = eng
+	}
+	a.status = st
+	a.mu.Unlock()
+	a.emit(EventStatus, st)
+}
+
+// Status tells whether code can run now.
+func (a *App) Status() SandboxStatus {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.status
+}
+
+// Run starts the child's program; a run already going is stopped first.
+func (a *App) Run(req RunRequest) (string, error) {
+	if len(req.Code) > 1<<20 {
+		return "", errors.New("the program is larger than 1 MiB")
+	}
+	a.mu.Lock()
+	eng, prev, set := a.engine, a.current, a.settings
+	a.current = nil
+	a.mu.Unlock()
+	if prev != nil {
+		prev.run.Stop()
+		<-prev.run.Done()
+	}
+	if eng == nil {
+		return "", fmt.Errorf("%w: %s", sandbox.ErrUnavailable, a.Status().Reason)
+	}
+	lang := req.Lang
+	if lang == "" {
+		lang = set.Lang
+	}
+	policy := eng.Policy()
+	policy.WallTime = time.Duration(set.Clamp().TimeoutSeconds) * time.Second
+	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
+
+	id := newID()
+	obs := &runObserver{app: a, id: id}
+	run, err := eng.Start(a.ctx, kidrun.Request{
+		Code: []byte(req.Code), Name: req.Name, Lang: lang, Interactive: true, Policy: &policy,
+	}, obs)
+	if err != nil {
+		return "", err
+	}
+	a.mu.Lock()
+	a.current = &active{id: id, run: run}
+	a.mu.Unlock()
+	go func() {
+		res := run.Wait()
+		a.mu.Lock()
+		if a.current != nil && a.current.id == id {
+			a.current = nil
+		}
+		a.mu.Unlock()
+		a.emit(EventRunDone, DoneEvent{RunID: id, Result: res})
+	}()
+	return id, nil
+}
+
+// SendInput gives the waiting program one line the child typed.
+func (a *App) SendInput(runID, line string) error {
+	r, err := a.find(runID)
+	if err != nil {
+		return err
+	}
+	return r.Input(line)
+}
+
+// Stop ends the run at once.
+func (a *App) Stop(runID string) error {
+	r, err := a.find(runID)
+	if err != nil {
+		return nil // already over: stopping is done
+	}
+	r.Stop()
+	return nil
+}
+
+func (a *App) find(runID string) (*kidrun.Run, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.current == nil || a.current.id != runID {
+		return nil, fmt.Errorf("run %q is not running", runID)
+	}
+	return a.current.run, nil
+}
+
+// StarDemo is the program that runs when the app opens.
+func (a *App) StarDemo() string { return lessons.StarDemo() }
+
+// GetSettings returns the settings in force.
+func (a *App) GetSettings() settings.Settings {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.settings
+}
+
+// SaveSettings stores the settings and returns what was kept after clamping.
+// A new Python takes effect by proving the sandbox again.
+func (a *App) SaveSettings(s settings.Settings) (settings.Settings, error) {
+	stored, err := settings.Save(a.settingsPath, s)
+	if err != nil {
+		return stored, err
+	}
+	a.mu.Lock()
+	oldPy := a.settings.Python
+	a.settings = stored
+	if stored.Python != oldPy {
+		a.engine = nil
+		a.status = SandboxStatus{Checking: true}
+	}
+	a.mu.Unlock()
+	if stored.Python != oldPy {
+		go a.prepare()
+	}
+	return stored, nil
+}
+
+// SystemLanguage is "zh" or "en" from the system locale.
+func (a *App) SystemLanguage() string {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"} {
+		if v := os.Getenv(k); v != "" {
+			return kidrun.NormLang(v)
+		}
+	}
+	return "en"
+}
+
+// SaveFile asks where to save and writes the base64 data there.
+func (a *App) SaveFile(name, data string) (string, error) {
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return "", fmt.Errorf("bad file data: %w", err)
+	}
+	if a.shell == nil {
+		return "", errors.New("no window to ask where to save")
+	}
+	path, err := a.shell.SaveDialog(name)
+	if err != nil || path == "" {
+		return "", err
+	}
+	if err := settings.WriteFileAtomic(path, raw, 0o644); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// Shutdown stops a run still going when the window closes.
+func Shutdown(a *App) {
+	a.mu.Lock()
+	cur := a.current
+	a.mu.Unlock()
+	if cur != nil {
+		cur.run.Stop()
+		<-cur.run.Done()
+	}
+}
+
+func (a *App) emit(event string, data any) {
+	if a.shell != nil {
+		a.shell.Emit(event, data)
+	}
+}
+
+type runObserver struct {
+	app *App
+	id  string
+}
+
+func (o *runObserver) Output(stream, text string) {
+	o.app.emit(EventRunOutput, OutputEvent{RunID: o.id, Stream: stream, Text: text})
+}
+func (o *runObserver) Waiting(prompt string) {
+	o.app.emit(EventRunWaiting, WaitingEvent{RunID: o.id, Prompt: prompt})
+}
+func (o *runObserver) InputDone() { o.app.emit(EventRunInputDone, RunEvent{RunID: o.id}) }
+
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

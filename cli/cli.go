@@ -1,0 +1,338 @@
+// Package cli implements the headless kidcoder commands: run, selftest and version.
+package cli
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"kidcoder/buildinfo"
+	"kidcoder/kidrun"
+	"kidcoder/sandbox"
+)
+
+// Exit codes other than the program's own.
+const (
+	ExitUsage       = 2
+	ExitUnavailable = 3
+	ExitTimeout     = 124
+)
+
+// Main runs one headless command and returns the process exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "selftest":
+		return cmdSelftest(args[1:], stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, buildinfo.String())
+		return 0
+	case "help", "--help", "-h":
+		usage(stdout)
+		return 0
+	}
+	fmt.Fprintf(stderr, "kidcoder: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return ExitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `Kid Coder (小教室): learn Python by running real code safely.
+
+Usage:
+  kidcoder                      open the classroom (desktop app)
+  kidcoder run [--json] [--timeout SECONDS] [--stdin FILE] [--out DIR] [--lang zh|en] FILE.py
+                                run FILE.py in the sandbox; exit code is the program's (124 on timeout)
+  kidcoder selftest [--json]    prove the sandbox with must-block and must-allow probes
+  kidcoder version              print the version, commit and build date
+
+Exit code 3 means the sandbox is missing or unusable: code is never run without it.
+`)
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print one JSON result object instead of streaming")
+	timeout := fs.Float64("timeout", 0, "wall-clock limit in seconds (default 10)")
+	stdinFile := fs.String("stdin", "", "file whose lines answer input()")
+	outDir := fs.String("out", "", "folder to write turtle.svg and figure-N.png into")
+	lang := fs.String("lang", "", "language of hints: zh or en (default from the locale)")
+	python := fs.String("python", "", "Python interpreter to use (default: found automatically)")
+	if err := fs.Parse(reorder(args, map[string]bool{"json": true})); err != nil {
+		return ExitUsage
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "kidcoder run: give exactly one FILE.py")
+		return ExitUsage
+	}
+	file := fs.Arg(0)
+	code, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "kidcoder run: %v\n", err)
+		return ExitUsage
+	}
+	var stdin []byte
+	if *stdinFile != "" {
+		if stdin, err = os.ReadFile(*stdinFile); err != nil {
+			fmt.Fprintf(stderr, "kidcoder run: %v\n", err)
+			return ExitUsage
+		}
+	}
+	l := *lang
+	if l == "" {
+		l = kidrun.NormLang(SystemLocale())
+	}
+	policy := sandbox.DefaultPolicy()
+	if *timeout > 0 {
+		if *timeout > 600 {
+			*timeout = 600
+		}
+		policy.WallTime = time.Duration(*timeout * float64(time.Second))
+		if policy.CPUTime < policy.WallTime {
+			policy.CPUTime = policy.WallTime
+		}
+	}
+
+	fail := func(err error) int {
+		code := 1
+		if errors.Is(err, sandbox.ErrUnavailable) || errors.Is(err, kidrun.ErrNoPython) {
+			code = ExitUnavailable
+		}
+		if *asJSON {
+			writeJSON(stdout, &kidrun.Result{Status: string(sandbox.StatusUnavailable), ExitCode: code,
+				Images: []kidrun.Image{}, Error: &kidrun.ErrorInfo{Type: "SandboxUnavailable", Message: err.Error(), Hint: explain(err, l)}})
+		} else {
+			fmt.Fprintf(stderr, "kidcoder: %s\n", explain(err, l))
+		}
+		return code
+	}
+	eng, err := kidrun.New(kidrun.Options{Python: *python, Policy: policy})
+	if err != nil {
+		return fail(err)
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+
+	var obs kidrun.Observer
+	if !*asJSON {
+		obs = streamObserver{stdout: stdout, stderr: stderr}
+	}
+	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: dataFiles(file)}
+	if req.Stdin == nil {
+		req.Stdin = []byte{}
+	}
+	run, err := eng.Start(ctx, req, obs)
+	if err != nil {
+		return fail(err)
+	}
+	go func() {
+		<-ctx.Done()
+		run.Stop()
+	}()
+	res := run.Wait()
+
+	if *outDir != "" {
+		if err := writeImages(*outDir, res.Images); err != nil {
+			fmt.Fprintf(stderr, "kidcoder run: %v\n", err)
+		}
+	}
+	if *asJSON {
+		writeJSON(stdout, res)
+	} else {
+		explainResult(stderr, res)
+	}
+	if res.Status == string(sandbox.StatusTimeout) {
+		return ExitTimeout
+	}
+	return res.ExitCode
+}
+
+// reorder lets boolean flags follow the file name too (kidcoder run a.py --json).
+func reorder(args []string, boolFlags map[string]bool) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && !boolFlags[name] && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return append(flags, rest...)
+}
+
+// dataFiles are the regular files beside the program (a lesson's data), bounded.
+func dataFiles(program string) []string {
+	dir := filepath.Dir(program)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	var total int64
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".py") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || info.Size() > 4<<20 || total+info.Size() > 16<<20 || len(out) >= 64 {
+			continue
+		}
+		total += info.Size()
+		out = append(out, filepath.Join(dir, e.Name()))
+	}
+	return out
+}
+
+type streamObserver struct{ stdout, stderr io.Writer }
+
+func (o streamObserver) Output(stream, text string) {
+	if stream == "stderr" {
+		io.WriteString(o.stderr, text)
+	} else {
+		io.WriteString(o.stdout, text)
+	}
+}
+func (o streamObserver) Waiting(string) {}
+func (o streamObserver) InputDone()     {}
+
+func explainResult(w io.Writer, r *kidrun.Result) {
+	if r.Error != nil && r.Error.Hint != "" {
+		line := ""
+		if r.Error.Line != nil {
+			line = " (line " + strconv.Itoa(*r.Error.Line) + ")"
+		}
+		fmt.Fprintf(w, "\n💡 %s%s\n", r.Error.Hint, line)
+	}
+	if r.Message != "" {
+		fmt.Fprintf(w, "\n%s\n", r.Message)
+	}
+}
+
+func writeImages(dir string, images []kidrun.Image) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	fig := 0
+	for _, im := range images {
+		data, err := base64.StdEncoding.DecodeString(im.Data)
+		if err != nil {
+			continue
+		}
+		name := "turtle.svg"
+		if im.Mime == "image/png" {
+			fig++
+			name = fmt.Sprintf("figure-%d.png", fig)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func cmdSelftest(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "list each probe as JSON")
+	python := fs.String("python", "", "Python interpreter to use")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	lang := kidrun.NormLang(SystemLocale())
+	eng, err := kidrun.New(kidrun.Options{Python: *python})
+	if err != nil {
+		if *asJSON {
+			writeJSON(stdout, map[string]any{"ok": false, "error": err.Error(), "fix": fixOf(err), "probes": []any{}})
+		} else {
+			fmt.Fprintf(stderr, "kidcoder: %s\n", explain(err, lang))
+		}
+		return ExitUnavailable
+	}
+	rep, err := eng.SelfTest(context.Background())
+	if *asJSON {
+		out := map[string]any{"ok": err == nil, "python": eng.Python(), "report": rep}
+		if err != nil {
+			out["error"] = err.Error()
+			out["fix"] = fixOf(err)
+		}
+		writeJSON(stdout, out)
+	} else {
+		fmt.Fprintf(stdout, "python: %s\n%s", eng.Python(), rep.String())
+		if err != nil {
+			fmt.Fprintf(stderr, "kidcoder: %s\n", explain(err, lang))
+		} else {
+			fmt.Fprintln(stdout, "sandbox OK")
+		}
+	}
+	if err != nil {
+		return ExitUnavailable
+	}
+	return 0
+}
+
+func fixOf(err error) string {
+	var ue *sandbox.UnavailableError
+	if errors.As(err, &ue) {
+		return ue.Fix
+	}
+	if errors.Is(err, kidrun.ErrNoPython) {
+		return "sudo apt install python3"
+	}
+	return ""
+}
+
+// explain is the message for a sandbox or Python problem, with its fix.
+func explain(err error, lang string) string {
+	fix := fixOf(err)
+	msg := kidrun.Message("sandbox.unavailable", lang, map[string]string{"reason": err.Error()})
+	if msg == "sandbox.unavailable" {
+		msg = "Code cannot run: " + err.Error() + ". Code is never run without the sandbox."
+	}
+	if fix != "" {
+		msg += "\n" + kidrun.Message("sandbox.fix", lang, map[string]string{"fix": fix})
+	}
+	return msg
+}
+
+// SystemLocale is the user's locale from the environment, e.g. "zh_CN.UTF-8".
+func SystemLocale() string {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,32 @@
+// Command kidcoder opens the classroom, or with a subcommand works headless.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"kidcoder/cli"
+)
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	if len(os.Args) > 1 {
+		return cli.Main(os.Args[1:], os.Stdout, os.Stderr)
+	}
+	// The desktop app lives in its own binary: linking the GUI libraries here
+	// would slow every headless command down (CONTRACTS.md §1).
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "kidcoder:", err)
+		return 1
+	}
+	gui := filepath.Join(filepath.Dir(exe), "kidcoder-gui")
+	if err := syscall.Exec(gui, []string{gui}, os.Environ()); err != nil {
+		fmt.Fprintf(os.Stderr, "kidcoder: cannot open the desktop app (%s): %v\n", gui, err)
+		return 1
+	}
+	return 0
+}

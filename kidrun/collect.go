@@ -1,0 +1,158 @@
+package kidrun
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+
+	"kidcoder/sandbox"
+)
+
+// Bounds on what the host accepts from the runner's result frame. Frames come
+// from inside the sandbox, so the child could have forged them: they only
+// ever add pictures and an explanation, never decide the verdict.
+const (
+	maxImages      = 64
+	maxPromptRunes = 2000
+	maxTextRunes   = 4000
+)
+
+// report is the runner's last well-formed result frame, cleaned.
+type report struct {
+	Error   *ErrorInfo
+	Images  []Image
+	Drawing json.RawMessage
+	Notices []string
+}
+
+// collector turns the sandbox's byte streams and frames into text events and
+// the runner's report. The sandbox calls it from one goroutine.
+type collector struct {
+	obs     Observer
+	proc    *sandbox.Process
+	pending [3][]byte // an incomplete UTF-8 sequence held back per stream
+	rep     report
+}
+
+func newCollector(obs Observer) *collector {
+	if obs == nil {
+		obs = nopObserver{}
+	}
+	return &collector{obs: obs}
+}
+
+func (c *collector) Output(s sandbox.Stream, data []byte) {
+	i := 1
+	name := "stdout"
+	if s == sandbox.Stderr {
+		i, name = 2, "stderr"
+	}
+	buf := append(c.pending[i], data...)
+	cut := completeUTF8(buf)
+	c.pending[i] = append([]byte(nil), buf[cut:]...)
+	if cut > 0 {
+		c.obs.Output(name, ValidText(buf[:cut]))
+	}
+}
+
+// flush hands over bytes held back at the end of a stream (invalid then, so replaced).
+func (c *collector) flush() {
+	for i, name := range [3]string{"", "stdout", "stderr"} {
+		if i > 0 && len(c.pending[i]) > 0 {
+			c.obs.Output(name, ValidText(c.pending[i]))
+			c.pending[i] = nil
+		}
+	}
+}
+
+func (c *collector) Frame(payload []byte) {
+	var f struct {
+		Type    string          `json:"type"`
+		Prompt  string          `json:"prompt"`
+		Error   *ErrorInfo      `json:"error"`
+		Images  []Image         `json:"images"`
+		Drawing json.RawMessage `json:"drawing"`
+		Notices []string        `json:"notices"`
+	}
+	if err := json.Unmarshal(payload, &f); err != nil {
+		return
+	}
+	switch f.Type {
+	case "input":
+		if c.proc != nil {
+			c.proc.SetWaiting(true)
+		}
+		c.obs.Waiting(clip(f.Prompt, maxPromptRunes))
+	case "input_done":
+		if c.proc != nil {
+			c.proc.SetWaiting(false)
+		}
+		c.obs.InputDone()
+	case "result":
+		rep := report{Error: f.Error.clean()}
+		for _, im := range f.Images {
+			if len(rep.Images) < maxImages && im.valid() {
+				rep.Images = append(rep.Images, im)
+			}
+		}
+		if len(f.Drawing) > 0 && !bytes.Equal(f.Drawing, []byte("null")) && json.Valid(f.Drawing) {
+			rep.Drawing = f.Drawing
+		}
+		for _, n := range f.Notices {
+			if len(rep.Notices) < 20 {
+				rep.Notices = append(rep.Notices, clip(n, maxTextRunes))
+			}
+		}
+		c.rep = rep
+	}
+}
+
+func (c *collector) report() report { return c.rep }
+
+// completeUTF8 returns how much of b can be decoded now: all of it but a
+// trailing sequence that the next chunk may complete.
+func completeUTF8(b []byte) int {
+	for back := 1; back <= 3 && back <= len(b); back++ {
+		c := b[len(b)-back]
+		if c < 0x80 {
+			return len(b)
+		}
+		if c >= 0xC0 { // a lead byte: is its sequence complete?
+			need := 2
+			switch {
+			case c >= 0xF0:
+				need = 4
+			case c >= 0xE0:
+				need = 3
+			}
+			if back < need {
+				return len(b) - back
+			}
+			return len(b)
+		}
+	}
+	return len(b)
+}
+
+// ValidText is b as UTF-8 text with invalid bytes replaced by U+FFFD.
+func ValidText(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
+}
+
+func clip(s string, runes int) string {
+	s = ValidText([]byte(s))
+	if utf8.RuneCountInString(s) <= runes {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:runes]) + "…"
+}
+
+type nopObserver struct{}
+
+func (nopObserver) Output(string, string) {}
+func (nopObserver) Waiting(string)        {}
+func (nopObserver) InputDone()            {}

@@ -1,0 +1,303 @@
+package kidrun
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"kidcoder/buildinfo"
+	"kidcoder/python"
+	"kidcoder/sandbox"
+)
+
+// Sandbox paths of the Python layer and the font cache (docs/runner-protocol.md).
+const (
+	layerDir    = "/kid/py"
+	mplCacheDir = "/kid/mpl"
+)
+
+// Options configure an Engine.
+type Options struct {
+	Python   string         // interpreter chosen in settings; "" finds one
+	CacheDir string         // the Python layer, font cache and self-test verdict live here
+	Policy   sandbox.Policy // limits for every run unless a Request overrides them
+}
+
+// Engine runs children's programs. One Engine serves many runs, one after another or at once.
+type Engine struct {
+	python   string
+	pyDir    string
+	cacheDir string
+	policy   sandbox.Policy
+
+	checkOnce sync.Once
+	checkRep  sandbox.Report
+	checkErr  error
+
+	mplMu    sync.Mutex
+	mplReady bool
+}
+
+// ErrNoPython is returned by New when no usable Python 3 was found.
+var ErrNoPython = errors.New("no usable Python 3 found")
+
+// New finds Python and unpacks the Python layer. It does not prove the
+// sandbox: Check does, once, before the first run.
+func New(opts Options) (*Engine, error) {
+	if opts.CacheDir == "" {
+		dir, err := DefaultCacheDir()
+		if err != nil {
+			return nil, err
+		}
+		opts.CacheDir = dir
+	}
+	if opts.Policy == (sandbox.Policy{}) {
+		opts.Policy = sandbox.DefaultPolicy()
+	}
+	py, err := sandbox.FindPython(opts.Python)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoPython, err)
+	}
+	if err := os.MkdirAll(opts.CacheDir, 0o755); err != nil {
+		return nil, fmt.Errorf("cache folder: %w", err)
+	}
+	pyDir, err := python.Extract(opts.CacheDir)
+	if err != nil {
+		return nil, fmt.Errorf("unpacking the Python layer: %w", err)
+	}
+	return &Engine{python: py, pyDir: pyDir, cacheDir: opts.CacheDir, policy: opts.Policy}, nil
+}
+
+// DefaultCacheDir is the user's cache folder for Kid Coder.
+func DefaultCacheDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache folder: %w", err)
+	}
+	return filepath.Join(dir, "kidcoder"), nil
+}
+
+// Python is the interpreter every run uses.
+func (e *Engine) Python() string { return e.python }
+
+// Policy is the default policy of this engine's runs.
+func (e *Engine) Policy() sandbox.Policy { return e.policy }
+
+// Check proves the sandbox with the self-test probes. The verdict is kept on
+// disk (keyed by this build, the sandbox version and the kernel) and for the
+// life of the process, so runs do not pay for it again.
+func (e *Engine) Check(ctx context.Context) (sandbox.Report, error) {
+	e.checkOnce.Do(func() {
+		e.checkRep, e.checkErr = sandbox.SelfTestCached(ctx, e.python, e.cacheDir, buildinfo.ID())
+	})
+	return e.checkRep, e.checkErr
+}
+
+// SelfTest runs every probe now, ignoring any cached verdict.
+func (e *Engine) SelfTest(ctx context.Context) (sandbox.Report, error) {
+	return sandbox.SelfTest(ctx, e.python)
+}
+
+// Request is one program to run.
+type Request struct {
+	Code      []byte
+	Name      string   // file name shown in tracebacks, e.g. "star.py"
+	Lang      string   // "zh" or "en"
+	DataFiles []string // host paths of the lesson's data files, readable by relative path
+	// Stdin, when not nil, is everything the program will read; stdin is then
+	// closed. When nil and Interactive is false, stdin is closed at once so
+	// input() raises EOFError. When Interactive, lines come through Run.Input.
+	Stdin       []byte
+	Interactive bool
+	Policy      *sandbox.Policy // nil: the engine's
+}
+
+// Observer hears a run as it happens. Calls come from one goroutine, in order.
+type Observer interface {
+	Output(stream, text string) // stream is "stdout" or "stderr"
+	Waiting(prompt string)      // the program waits in input()
+	InputDone()
+}
+
+// Run is a program running in the sandbox.
+type Run struct {
+	proc    *sandbox.Process
+	coll    *collector
+	policy  sandbox.Policy
+	lang    string
+	staging string
+	done    chan struct{}
+	result  *Result
+}
+
+// ErrBadName is returned by Start for a file name that is not a plain NAME.py.
+var ErrBadName = errors.New("the program's name must be a plain file name ending in .py")
+
+// Start proves the sandbox (once) and starts the program. It never runs code
+// when the sandbox is unavailable: the error then wraps sandbox.ErrUnavailable.
+func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, error) {
+	name := req.Name
+	if name == "" {
+		name = "main.py"
+	}
+	if name != filepath.Base(name) || !strings.HasSuffix(name, ".py") || strings.HasPrefix(name, ".") {
+		return nil, fmt.Errorf("%w: %q", ErrBadName, name)
+	}
+	if _, err := e.Check(ctx); err != nil {
+		return nil, err
+	}
+	policy := e.policy
+	if req.Policy != nil {
+		policy = *req.Policy
+	}
+	lang := NormLang(req.Lang)
+
+	staging, err := os.MkdirTemp("", "kidcoder-prog-")
+	if err != nil {
+		return nil, fmt.Errorf("staging the program: %w", err)
+	}
+	progPath := filepath.Join(staging, name)
+	if err := os.WriteFile(progPath, req.Code, 0o644); err != nil {
+		os.RemoveAll(staging)
+		return nil, fmt.Errorf("staging the program: %w", err)
+	}
+	files := []sandbox.Mount{{Host: progPath, Sandbox: sandbox.ScratchDir + "/" + name}}
+	for _, f := range req.DataFiles {
+		base := filepath.Base(f)
+		if base == name || strings.HasPrefix(base, ".") {
+			continue
+		}
+		files = append(files, sandbox.Mount{Host: f, Sandbox: sandbox.ScratchDir + "/" + base})
+	}
+
+	args := []string{"-I", "-X", "utf8", "-B", layerDir + "/kidrunner.py",
+		"--lang", lang, "--frames", "3", "--control", "4"}
+	ro := []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}}
+	if dir := e.fontCache(ctx, req.Code); dir != "" {
+		args = append(args, "--mpl-cache", mplCacheDir)
+		ro = append(ro, sandbox.Mount{Host: dir, Sandbox: mplCacheDir})
+	}
+	args = append(args, "--", sandbox.ScratchDir+"/"+name)
+
+	coll := newCollector(obs)
+	spec := sandbox.Spec{
+		Policy:   policy,
+		Python:   e.python,
+		Args:     args,
+		ReadOnly: ro,
+		Files:    files,
+		Frames:   true,
+	}
+	proc, err := sandbox.Start(ctx, spec, coll)
+	if err != nil {
+		os.RemoveAll(staging)
+		return nil, err
+	}
+	coll.proc = proc
+	r := &Run{proc: proc, coll: coll, policy: policy, lang: lang, staging: staging, done: make(chan struct{})}
+	switch {
+	case req.Stdin != nil:
+		if len(req.Stdin) > 0 {
+			_ = proc.WriteInput(req.Stdin)
+		}
+		_ = proc.CloseInput()
+	case !req.Interactive:
+		_ = proc.CloseInput()
+	}
+	go r.finish()
+	return r, nil
+}
+
+// Input sends one line the child typed.
+func (r *Run) Input(line string) error {
+	return r.proc.WriteInput([]byte(line + "\n"))
+}
+
+// Stop ends the run at once; what was printed so far is kept.
+func (r *Run) Stop() { r.proc.Stop() }
+
+// Wait returns the result once the run has ended.
+func (r *Run) Wait() *Result {
+	<-r.done
+	return r.result
+}
+
+// Done is closed when the run has ended.
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+func (r *Run) finish() {
+	out := r.proc.Wait()
+	os.RemoveAll(r.staging)
+	r.coll.flush()
+	r.result = buildResult(out, r.coll.report(), r.policy, r.lang)
+	close(r.done)
+}
+
+// fontCache returns the host folder of matplotlib's font cache, building it
+// once (in the sandbox, the only writable mount a trusted set-up run gets)
+// when the program looks like it uses matplotlib. "" means no cache.
+func (e *Engine) fontCache(ctx context.Context, code []byte) string {
+	if !strings.Contains(string(code), "matplotlib") && !strings.Contains(string(code), "pylab") {
+		return ""
+	}
+	e.mplMu.Lock()
+	defer e.mplMu.Unlock()
+	sum := sha256.Sum256([]byte(e.python))
+	dir := filepath.Join(e.cacheDir, "mpl-"+hex.EncodeToString(sum[:6]))
+	if e.mplReady || hasFontList(dir) {
+		e.mplReady = true
+		return dir
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ""
+	}
+	// Readable by the unprivileged user the sandbox may run as.
+	_ = os.Chmod(dir, 0o777)
+	policy := e.policy
+	policy.WallTime = 60 * time.Second
+	policy.CPUTime = 60 * time.Second
+	spec := sandbox.Spec{
+		Policy:   policy,
+		Python:   e.python,
+		Args:     []string{"-I", "-X", "utf8", "-B", layerDir + "/kidrunner.py", "--build-mpl-cache", mplCacheDir},
+		ReadOnly: []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}},
+		Writable: []sandbox.Mount{{Host: dir, Sandbox: mplCacheDir}},
+	}
+	proc, err := sandbox.Start(ctx, spec, discard{})
+	if err != nil {
+		return ""
+	}
+	proc.CloseInput()
+	proc.Wait()
+	_ = os.Chmod(dir, 0o755)
+	if hasFontList(dir) {
+		e.mplReady = true
+		return dir
+	}
+	return ""
+}
+
+func hasFontList(dir string) bool {
+	m, _ := filepath.Glob(filepath.Join(dir, "fontlist-*.json"))
+	return len(m) > 0
+}
+
+type discard struct{}
+
+func (discard) Output(sandbox.Stream, []byte) {}
+func (discard) Frame([]byte)                  {}
+
+// NormLang maps a language setting or locale to "zh" or "en".
+func NormLang(lang string) string {
+	if strings.HasPrefix(strings.ToLower(lang), "zh") {
+		return "zh"
+	}
+	return "en"
+}

@@ -1,0 +1,161 @@
+package kidrun
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"kidcoder/python"
+	"kidcoder/sandbox"
+)
+
+// Result is the outcome of one run: the `run --json` object of CONTRACTS.md §2
+// plus the fields the classroom needs (drawing steps, stop, limits, message).
+type Result struct {
+	Status     string          `json:"status"`
+	ExitCode   int             `json:"exit_code"`
+	DurationMS int64           `json:"duration_ms"`
+	Stdout     string          `json:"stdout"`
+	Stderr     string          `json:"stderr"`
+	Truncated  bool            `json:"truncated"`
+	Error      *ErrorInfo      `json:"error"`
+	Images     []Image         `json:"images"`
+	Drawing    json.RawMessage `json:"drawing,omitempty"`
+	Stopped    bool            `json:"stopped,omitempty"`
+	Limits     Limits          `json:"limits"`
+	// Message explains a limit or a stop in the chosen language; "" otherwise.
+	Message string   `json:"message,omitempty"`
+	Notices []string `json:"notices,omitempty"`
+}
+
+// ErrorInfo is the child's uncaught error, explained.
+type ErrorInfo struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Line    *int   `json:"line"`
+	Hint    string `json:"hint"`
+}
+
+// Image is a drawing or a plot.
+type Image struct {
+	Mime string `json:"mime"`
+	Data string `json:"data"` // base64
+}
+
+// Limits are the bounds the run had, for the messages shown when one is hit.
+type Limits struct {
+	WallSeconds float64 `json:"wallSeconds"`
+	MemoryMiB   int64   `json:"memoryMiB"`
+	OutputKiB   int64   `json:"outputKiB"`
+}
+
+func (e *ErrorInfo) clean() *ErrorInfo {
+	if e == nil {
+		return nil
+	}
+	out := &ErrorInfo{
+		Type:    clip(e.Type, 100),
+		Message: clip(e.Message, maxTextRunes),
+		Hint:    clip(e.Hint, maxTextRunes),
+	}
+	if e.Line != nil && *e.Line > 0 {
+		l := *e.Line
+		out.Line = &l
+	}
+	return out
+}
+
+var pngSig = []byte("\x89PNG\r\n\x1a\n")
+
+func (im Image) valid() bool {
+	if len(im.Data) > 16<<20 {
+		return false
+	}
+	head, err := base64.StdEncoding.DecodeString(im.Data[:min(len(im.Data), 16)])
+	if err != nil && len(head) == 0 {
+		return false
+	}
+	switch im.Mime {
+	case "image/png":
+		return len(head) >= len(pngSig) && string(head[:len(pngSig)]) == string(pngSig)
+	case "image/svg+xml":
+		_, err := base64.StdEncoding.DecodeString(im.Data)
+		return err == nil
+	}
+	return false
+}
+
+// buildResult joins what the host observed with what the runner reported.
+// Everything that decides the verdict comes from the observation.
+func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string) *Result {
+	r := &Result{
+		Status:     string(out.Status),
+		ExitCode:   out.ExitCode,
+		DurationMS: out.Duration.Milliseconds(),
+		Stdout:     ValidText(out.Stdout),
+		Stderr:     ValidText(out.Stderr),
+		Truncated:  out.Truncated,
+		Images:     rep.Images,
+		Drawing:    rep.Drawing,
+		Stopped:    out.Stopped,
+		Notices:    rep.Notices,
+		Limits: Limits{
+			WallSeconds: p.WallTime.Seconds(),
+			MemoryMiB:   p.MemoryBytes >> 20,
+			OutputKiB:   p.OutputBytes >> 10,
+		},
+	}
+	if r.Images == nil {
+		r.Images = []Image{}
+	}
+	// The runner's explanation only stands beside a verdict that agrees with it.
+	if out.Status == sandbox.StatusError || out.Status == sandbox.StatusMemory {
+		r.Error = rep.Error
+	}
+	r.Message = limitMessage(r, lang)
+	return r
+}
+
+func limitMessage(r *Result, lang string) string {
+	key := ""
+	switch {
+	case r.Stopped:
+		key = "limit.stopped"
+	case r.Status == string(sandbox.StatusTimeout):
+		key = "limit.timeout"
+	case r.Status == string(sandbox.StatusMemory):
+		key = "limit.memory"
+	case r.Status == string(sandbox.StatusOutput):
+		key = "limit.output"
+	case r.Status == string(sandbox.StatusKilled):
+		key = "limit.killed"
+	default:
+		return ""
+	}
+	return Message(key, lang, map[string]string{
+		"seconds": strconv.FormatFloat(r.Limits.WallSeconds, 'f', -1, 64),
+		"mib":     strconv.FormatInt(r.Limits.MemoryMiB, 10),
+		"kib":     strconv.FormatInt(r.Limits.OutputKiB, 10),
+	})
+}
+
+// Message is the text for key in lang from the Python layer's shared table,
+// with {name} placeholders filled in. An unknown key gives the key itself.
+func Message(key, lang string, vars map[string]string) string {
+	msgs, err := python.Messages()
+	text := key
+	if err == nil {
+		if m, ok := msgs[key]; ok {
+			if t := m[NormLang(lang)]; t != "" {
+				text = t
+			} else if t := m["en"]; t != "" {
+				text = t
+			}
+		}
+	}
+	for k, v := range vars {
+		text = strings.ReplaceAll(text, "{"+k+"}", v)
+	}
+	return text
+}

@@ -1,0 +1,60 @@
+// Command kidcoder-gui is the desktop classroom: a Wails window around the Svelte frontend.
+package main
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"os"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/mac"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"kidcoder/app"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+func main() { os.Exit(run()) }
+
+func run() int {
+	a := app.New(os.Getenv("KIDCODER_SETTINGS"), "")
+	err := wails.Run(&options.App{
+		Title:            "小教室 Kid Coder",
+		Width:            1280,
+		Height:           820,
+		MinWidth:         800,
+		MinHeight:        600,
+		BackgroundColour: &options.RGBA{R: 255, G: 250, B: 240, A: 255},
+		AssetServer:      &assetserver.Options{Assets: assets},
+		OnStartup: func(ctx context.Context) {
+			app.Startup(a, ctx, wailsShell{ctx})
+		},
+		OnShutdown: func(context.Context) { app.Shutdown(a) },
+		Bind:       []interface{}{a},
+		Linux:      &linux.Options{Icon: icon, ProgramName: "kidcoder", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+		Mac:        &mac.Options{About: &mac.AboutInfo{Title: "Kid Coder 小教室", Icon: icon}},
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "kidcoder:", err)
+		return 1
+	}
+	return 0
+}
+
+// wailsShell gives the app the Wails runtime's events and dialogs.
+type wailsShell struct{ ctx context.Context }
+
+func (s wailsShell) Emit(event string, data any) { runtime.EventsEmit(s.ctx, event, data) }
+
+func (s wailsShell) SaveDialog(name string) (string, error) {
+	return runtime.SaveFileDialog(s.ctx, runtime.SaveDialogOptions{DefaultFilename: name})
+}

@@ -1,0 +1,184 @@
+package sandbox
+
+import (
+	"errors"
+	"time"
+)
+
+// Info describes the sandbox tool found on this machine.
+type Info struct {
+	Kind     string   // "bubblewrap" or "seatbelt"
+	Path     string   // absolute path of bwrap or sandbox-exec
+	Version  string   // e.g. "0.8.0"; "" for sandbox-exec, which has no version flag
+	Features Features // options this bwrap understands
+	// RunAsUID is the unprivileged host uid bwrap runs under when the app
+	// itself runs as root (RLIMIT_NPROC does not hold for host root even
+	// inside a user namespace); -1 when the app's own uid is used.
+	RunAsUID int
+}
+
+// Features lists the optional bwrap options the sandbox uses when present.
+type Features struct {
+	DisableUserns    bool // --disable-userns (0.8.0): no nested user namespaces
+	Size             bool // --size for --tmpfs (required: bounds the scratch tmpfs)
+	Seccomp          bool // --seccomp (required)
+	CapDrop          bool // --cap-drop (required)
+	UnshareCgroupTry bool // --unshare-cgroup-try
+	InfoFD           bool // --info-fd (required: it names the namespace's init to kill)
+	DieWithParent    bool // --die-with-parent (required)
+}
+
+// Probe is one self-test check run through the real sandbox.
+type Probe struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind"` // "block": the sandbox must refuse it; "allow": it must work
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+}
+
+// Report is the result of SelfTest.
+type Report struct {
+	Probes []Probe `json:"probes"`
+	Info   Info    `json:"info"`
+}
+
+// OK reports whether every probe behaved.
+func (r Report) OK() bool {
+	if len(r.Probes) == 0 {
+		return false
+	}
+	for _, p := range r.Probes {
+		if !p.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// Policy bounds one run. Network is always off and is not a field on purpose.
+type Policy struct {
+	WallTime      time.Duration // wall clock, not counting time spent waiting for input
+	IdleTime      time.Duration // longest a program may wait for input
+	CPUTime       time.Duration
+	MemoryBytes   int64 // address space (Linux) / resident size watchdog (macOS)
+	MaxProcs      int   // processes and threads
+	FileSizeBytes int64 // largest file the program may write
+	ScratchBytes  int64 // size of the private scratch tmpfs
+	OutputBytes   int64 // stdout+stderr together
+	MaxOpenFiles  int
+}
+
+// DefaultPolicy returns the limits a child's run gets unless settings say otherwise.
+func DefaultPolicy() Policy {
+	return Policy{
+		WallTime:      10 * time.Second,
+		IdleTime:      5 * time.Minute,
+		CPUTime:       10 * time.Second,
+		MemoryBytes:   512 << 20,
+		MaxProcs:      64,
+		FileSizeBytes: 16 << 20,
+		ScratchBytes:  64 << 20,
+		OutputBytes:   1 << 20,
+		MaxOpenFiles:  256,
+	}
+}
+
+// Mount makes a host path visible read-only at Sandbox inside the sandbox.
+type Mount struct {
+	Host    string
+	Sandbox string
+}
+
+// Spec is one program to run inside the sandbox.
+type Spec struct {
+	Policy Policy
+	// Python is the host path of the interpreter (from FindPython); it is the
+	// only program the sandbox starts.
+	Python string
+	// Args follow the interpreter; paths in them are sandbox paths.
+	Args []string
+	// ReadOnly are extra read-only mounts (the Python layer, caches).
+	ReadOnly []Mount
+	// Files are host files placed read-only inside the scratch directory
+	// (Sandbox is a path under ScratchDir): the program and its data files.
+	Files []Mount
+	// Writable are host directories mounted read-write; used only by trusted
+	// set-up runs (building the matplotlib font cache), never for a child's code.
+	Writable []Mount
+	// Env adds KEY=VALUE pairs to the minimal environment.
+	Env []string
+	// Frames gives the program fd 3 (frames to the host) and fd 4 (control
+	// from the host); see docs/runner-protocol.md.
+	Frames bool
+}
+
+// ScratchDir is the sandbox path of the private writable scratch directory,
+// also the working directory and HOME.
+const ScratchDir = "/kid/home"
+
+// Stream names an output stream of the program.
+type Stream int
+
+const (
+	Stdout Stream = 1
+	Stderr Stream = 2
+)
+
+// Handler receives what the program produces, from one goroutine, in order.
+type Handler interface {
+	// Output gets stdout/stderr chunks coalesced to about 100 ms or a few KiB.
+	Output(s Stream, data []byte)
+	// Frame gets one complete frame payload from fd 3 (bounded in size).
+	Frame(payload []byte)
+}
+
+// Status is the host's verdict on a run (CONTRACTS.md §2).
+type Status string
+
+const (
+	StatusOK          Status = "ok"
+	StatusError       Status = "error"
+	StatusTimeout     Status = "timeout"
+	StatusMemory      Status = "memory_limit"
+	StatusOutput      Status = "output_limit"
+	StatusKilled      Status = "killed"
+	StatusUnavailable Status = "sandbox_unavailable"
+)
+
+// Outcome is what the host observed about a finished run.
+type Outcome struct {
+	Status    Status
+	ExitCode  int // the program's exit code; 124 on timeout; 128+signal when killed by one
+	Signal    string
+	Duration  time.Duration // wall time, including time waiting for input
+	Truncated bool          // output went past Policy.OutputBytes
+	Stopped   bool          // ended by Stop
+	Stdout    []byte        // bounded by Policy.OutputBytes
+	Stderr    []byte
+	// PeakMemory is the largest address space (Linux: VmPeak) or resident
+	// size (macOS) the host saw a process of the run reach, sampled; 0 if unseen.
+	PeakMemory int64
+	// CPUTime is the user+system time of the run's processes the host reaped.
+	CPUTime time.Duration
+}
+
+// ErrUnavailable is returned (wrapped) by Detect, Start and SelfTest when no working sandbox
+// exists on this machine; errors.As with *UnavailableError gives the reason and fix.
+var ErrUnavailable = errors.New("sandbox unavailable")
+
+// UnavailableError explains why the sandbox cannot run code and how to fix it.
+type UnavailableError struct {
+	Reason string // what is wrong, in English
+	Fix    string // the exact command or step that fixes it, if one exists
+	Err    error
+}
+
+func (e *UnavailableError) Error() string {
+	s := "sandbox unavailable: " + e.Reason
+	if e.Fix != "" {
+		s += " (fix: " + e.Fix + ")"
+	}
+	return s
+}
+
+func (e *UnavailableError) Unwrap() []error { return []error{ErrUnavailable, e.Err} }

@@ -1,0 +1,130 @@
+// Package settings loads and stores the classroom's settings file, atomically, surviving a broken file.
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Settings are what a family can change.
+type Settings struct {
+	Lang           string `json:"lang"` // "zh" or "en"; "" follows the system
+	FontSize       int    `json:"fontSize"`
+	TimeoutSeconds int    `json:"timeoutSeconds"`
+	Python         string `json:"python"` // "" finds one
+	LessonsDir     string `json:"lessonsDir,omitempty"`
+	// Warning is set (never stored) when a broken file was replaced by defaults.
+	Warning string `json:"warning,omitempty"`
+}
+
+// Bounds the settings are clamped to.
+const (
+	MinFont, MaxFont       = 10, 40
+	MinTimeout, MaxTimeout = 1, 60
+)
+
+// Defaults are the settings of a first start.
+func Defaults() Settings {
+	return Settings{FontSize: 18, TimeoutSeconds: 10}
+}
+
+// Clamp brings every field within its bounds.
+func (s Settings) Clamp() Settings {
+	if s.Lang != "zh" && s.Lang != "en" {
+		s.Lang = ""
+	}
+	if s.FontSize == 0 {
+		s.FontSize = Defaults().FontSize
+	}
+	s.FontSize = min(max(s.FontSize, MinFont), MaxFont)
+	if s.TimeoutSeconds == 0 {
+		s.TimeoutSeconds = Defaults().TimeoutSeconds
+	}
+	s.TimeoutSeconds = min(max(s.TimeoutSeconds, MinTimeout), MaxTimeout)
+	s.Warning = ""
+	return s
+}
+
+// DefaultPath is the settings file in the user's config folder.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no config folder: %w", err)
+	}
+	return filepath.Join(dir, "kidcoder", "settings.json"), nil
+}
+
+// Load reads the settings at path. A missing file gives the defaults; a
+// broken one gives the defaults with Warning set, and is moved aside as
+// path.broken so the family can look at it, never a failure.
+func Load(path string) Settings {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Defaults()
+	}
+	var s Settings
+	if err == nil {
+		err = json.Unmarshal(data, &s)
+	}
+	if err != nil {
+		_ = os.Rename(path, path+".broken")
+		d := Defaults()
+		d.Warning = fmt.Sprintf("the settings file %s could not be read (%v); defaults are used and the old file was kept as %s.broken", path, err, path)
+		return d
+	}
+	return s.Clamp()
+}
+
+// Save clamps s and writes it atomically: a crash leaves the old file or the new one, never half of one.
+func Save(path string, s Settings) (Settings, error) {
+	s = s.Clamp()
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return s, err
+	}
+	if err := WriteFileAtomic(path, append(data, '\n'), 0o644); err != nil {
+		return s, fmt.Errorf("saving settings: %w", err)
+	}
+	return s, nil
+}
+
+// WriteFileAtomic writes data to a temp file beside path, syncs it and renames it over path.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package settings
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLoadMissingGivesDefaults(t *testing.T) {
+	s := Load(filepath.Join(t.TempDir(), "nope.json"))
+	if s != Defaults() {
+		t.Fatalf("got %+v, want defaults", s)
+	}
+}
+
+func TestBrokenFileIsReportedAndKept(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(p, []byte("{not json"), 0o644)
+	s := Load(p)
+	if s.Warning == "" || s.FontSize != Defaults().FontSize {
+		t.Fatalf("broken file: got %+v", s)
+	}
+	if b, err := os.ReadFile(p + ".broken"); err != nil || string(b) != "{not json" {
+		t.Fatalf("broken file not kept aside: %v %q", err, b)
+	}
+}
+
+func TestSaveClampsAndRoundTrips(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "sub", "settings.json")
+	tests := []struct {
+		in, want Settings
+	}{
+		{Settings{Lang: "zh", FontSize: 99, TimeoutSeconds: 0}, Settings{Lang: "zh", FontSize: MaxFont, TimeoutSeconds: 10}},
+		{Settings{Lang: "fr", FontSize: 3, TimeoutSeconds: 500, Python: "/usr/bin/python3"}, Settings{FontSize: MinFont, TimeoutSeconds: MaxTimeout, Python: "/usr/bin/python3"}},
+		{Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5, Warning: "x"}, Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5}},
+	}
+	for _, tt := range tests {
+		got, err := Save(p, tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("Save(%+v) = %+v, want %+v", tt.in, got, tt.want)
+		}
+		if back := Load(p); back != tt.want {
+			t.Errorf("Load after Save = %+v, want %+v", back, tt.want)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temp file left behind: %s", e.Name())
+		}
+	}
+}
