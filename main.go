@@ -36,7 +36,11 @@ func run() int {
 		BackgroundColour: &options.RGBA{R: 255, G: 250, B: 240, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup: func(ctx context.Context) {
-			app.Startup(a, ctx, wailsShell{ctx})
+			var shell app.Shell = wailsShell{ctx}
+			if p := os.Getenv("KIDCODER_EVENT_LOG"); p != "" {
+				shell = app.LogEvents(shell, p)
+			}
+			app.Startup(a, ctx, shell)
 		},
 		OnShutdown: func(context.Context) { app.Shutdown(a) },
 		Bind:       []interface{}{a},

@@ -1,0 +1,173 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"image"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// appRun is the real desktop app on a private display.
+type appRun struct {
+	x      *xserver
+	cmd    *exec.Cmd
+	start  time.Time
+	events string // the app's event log (KIDCODER_EVENT_LOG)
+	window string // X window id
+}
+
+// launch starts build/bin/kidcoder (which starts the GUI binary beside it)
+// on a fresh display, with a fresh home, and waits for its window.
+func launch(t testing.TB, w, h int, lang string) *appRun {
+	x := startX(t, w, h)
+	home := t.TempDir()
+	bin := filepath.Join(repoRoot(t), "build", "bin", "kidcoder")
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("%s missing: run make build first", bin)
+	}
+	a := &appRun{x: x, events: filepath.Join(home, "events.jsonl")}
+	a.cmd = exec.Command(bin)
+	a.cmd.Env = append(x.env(t, home, lang), "KIDCODER_EVENT_LOG="+a.events)
+	a.cmd.Stdout, a.cmd.Stderr = os.Stderr, os.Stderr
+	a.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	a.start = time.Now()
+	if err := a.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-a.cmd.Process.Pid, syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { a.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			syscall.Kill(-a.cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ok := waitFor(ctx, 100*time.Millisecond, func() bool {
+		out, err := exec.Command("xdotool", "search", "--onlyvisible", "--name", "Kid Coder").Output()
+		if err != nil {
+			return false
+		}
+		a.window = strings.Fields(string(out))[0]
+		return true
+	})
+	if !ok {
+		t.Fatal("the app's window did not appear within 20 s")
+	}
+	// No window manager runs under Xvfb: place the window to fill the screen.
+	cmd := exec.Command("xdotool", "windowmove", a.window, "0", "0", "windowsize", a.window, itoa(w), itoa(h))
+	cmd.Env = append(os.Environ(), "DISPLAY="+x.display)
+	cmd.Run()
+	return a
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// drawingArea is the right part of the window, where the drawing panel is.
+func drawingArea(img image.Image) image.Rectangle {
+	b := img.Bounds()
+	return image.Rect(b.Min.X+b.Dx()*45/100, b.Min.Y+40, b.Max.X, b.Max.Y)
+}
+
+// waitGold waits until the drawing area shows at least n gold pixels and returns the screenshot.
+func (a *appRun) waitGold(t testing.TB, n int, within time.Duration) (image.Image, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	var last image.Image
+	ok := waitFor(ctx, 150*time.Millisecond, func() bool {
+		last = a.x.screenshot(t)
+		return countPixels(last, drawingArea(last), isGold) >= n
+	})
+	return last, ok
+}
+
+// logged is one event the app emitted, from its event log.
+type logged struct {
+	Name string          `json:"name"`
+	Data json.RawMessage `json:"data"`
+}
+
+// eventsSoFar reads the app's event log.
+func (a *appRun) eventsSoFar() []logged {
+	f, err := os.Open(a.events)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []logged
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var e logged
+		if json.Unmarshal(sc.Bytes(), &e) == nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// doneResults returns the results of finished runs, in order.
+func (a *appRun) doneResults() []map[string]any {
+	var out []map[string]any
+	for _, e := range a.eventsSoFar() {
+		if e.Name != "run:done" {
+			continue
+		}
+		var d struct {
+			Result map[string]any `json:"result"`
+		}
+		if json.Unmarshal(e.Data, &d) == nil {
+			out = append(out, d.Result)
+		}
+	}
+	return out
+}
+
+// waitRuns waits until n runs have finished and returns the last result.
+func (a *appRun) waitRuns(t testing.TB, n int, within time.Duration) map[string]any {
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	var res []map[string]any
+	if !waitFor(ctx, 100*time.Millisecond, func() bool { res = a.doneResults(); return len(res) >= n }) {
+		t.Fatalf("run %d did not finish within %v (events: %d)", n, within, len(a.eventsSoFar()))
+	}
+	return res[n-1]
+}
+
+var shotMu sync.Mutex
+
+func TestStarAppearsOnOpen(t *testing.T) {
+	a := launch(t, 1280, 820, "en_US.UTF-8")
+	img, ok := a.waitGold(t, 3000, 15*time.Second)
+	elapsed := time.Since(a.start)
+	path := savePNG(t, img, "e2e-star-on-open.png")
+	if !ok {
+		t.Fatalf("no golden star in the drawing area within 15 s (screenshot %s)", path)
+	}
+	t.Logf("star visible %v after launch; screenshot %s", elapsed.Round(time.Millisecond), path)
+	res := a.waitRuns(t, 1, 10*time.Second)
+	if res["status"] != "ok" {
+		t.Fatalf("star demo status %v, want ok: %v", res["status"], res)
+	}
+	if out, _ := res["stdout"].(string); !strings.Contains(out, "⭐") && out == "" {
+		t.Fatalf("star demo printed nothing: %q", out)
+	}
+	if ims, _ := res["images"].([]any); len(ims) == 0 {
+		t.Fatal("star demo gave no drawing")
+	}
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Benchmarks, side by side in one run. Figures are medians of repeated runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-/usr/bin/python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'print("hello")\n' > "$tmp/hello.py"
+
+echo "== kidcoder run hello.py vs python3 -I hello.py (target: at most 2x)"
+build/bin/kidcoder selftest >/dev/null   # the verdict is cached before timing
+hyperfine -N --warmup 3 --runs 30 --export-json "$tmp/h.json" \
+  "build/bin/kidcoder run $tmp/hello.py" "$PY -I $tmp/hello.py" | grep -v '^ *Range'
+$PY - "$tmp/h.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+a, b = r[0]["median"], r[1]["median"]
+print(f"median: kidcoder run {a*1000:.1f} ms, python3 -I {b*1000:.1f} ms, ratio {a/b:.2f}x (target <= 2x)")
+PYEOF
+
+if [ -f python/bench/turtle_bench.py ]; then
+  echo
+  echo "== 200,000-step turtle program: Kid Coder (sandboxed, SVG included) vs CPython turtle with tracer(0) under Xvfb"
+  $PY python/bench/turtle_bench.py --kidcoder build/bin/kidcoder
+fi
+
+if [ -f e2e/startup_bench_test.go ]; then
+  echo
+  echo "== app start-up to star visible, and resident memory after the demo"
+  go test -tags e2e -run '^$' -bench BenchmarkStartup -benchtime 5x ./e2e/
+fi
