@@ -40,6 +40,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "selftest":
 		return cmdSelftest(args[1:], stdout, stderr)
+	case "pack":
+		return cmdPack(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, buildinfo.String())
 		return 0
@@ -61,6 +63,10 @@ Usage:
                                 run FILE.py in the sandbox; exit code is the program's (124 on timeout)
   kidcoder selftest [--json]    prove the sandbox with must-block and must-allow probes
   kidcoder version              print the version, commit and build date
+  kidcoder pack new DIR         start an exercise pack (teachers)
+  kidcoder pack check DIR|FILE  validate a pack and run its reference solutions through its checks
+  kidcoder pack build DIR -o FILE.kidpack
+  kidcoder pack import FILE [--lessons DIR]
 
 Exit code 3 means the sandbox is missing or unusable: code is never run without it.
 `)
