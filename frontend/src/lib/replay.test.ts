@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import type { Drawing, DrawStep } from './backend';
+import { buildTimeline, fitView, placeShape, Replay, stepDuration, turnDelta, UPDATE_MS, type Paint2D } from './replay';
+
+/** Records every call and property write, so tests can read back what was painted. */
+class FakeContext implements Paint2D {
+  calls: string[] = [];
+  fillStyle = '';
+  strokeStyle = '';
+  lineWidth = 1;
+  lineCap: CanvasLineCap = 'butt';
+  lineJoin: CanvasLineJoin = 'miter';
+  font = '';
+  textAlign: CanvasTextAlign = 'start';
+  textBaseline: CanvasTextBaseline = 'alphabetic';
+  private path: string[] = [];
+  save() {}
+  restore() {}
+  beginPath() {
+    this.path = [];
+  }
+  moveTo(x: number, y: number) {
+    this.path.push(`M${r(x)},${r(y)}`);
+  }
+  lineTo(x: number, y: number) {
+    this.path.push(`L${r(x)},${r(y)}`);
+  }
+  closePath() {
+    this.path.push('Z');
+  }
+  arc(x: number, y: number, rad: number) {
+    this.path.push(`A${r(x)},${r(y)},${r(rad)}`);
+  }
+  fill() {
+    this.calls.push(`fill ${this.fillStyle} ${this.path.join(' ')}`);
+  }
+  stroke() {
+    this.calls.push(`stroke ${this.strokeStyle} w${r(this.lineWidth)} ${this.path.join(' ')}`);
+  }
+  fillRect(x: number, y: number, w: number, h: number) {
+    this.calls.push(`rect ${this.fillStyle} ${x},${y},${w},${h}`);
+  }
+  fillText(text: string, x: number, y: number) {
+    this.calls.push(`text ${this.fillStyle} ${this.textAlign} ${this.font} ${text} @${r(x)},${r(y)}`);
+  }
+}
+const r = (n: number) => Math.round(n * 100) / 100;
+
+function drawing(steps: DrawStep[], extra: Partial<Drawing> = {}): Drawing {
+  return {
+    width: 400,
+    height: 400,
+    view: [-100, -100, 200, 200],
+    bg: '#ffffff',
+    steps,
+    turtles: [{ id: 0, x: 0, y: 0, heading: 0, shape: 'classic', visible: false, pen: '#000000', fill: '#000000', size: 1 }],
+    truncated: false,
+    ...extra,
+  };
+}
+
+const move = (s: number, x1: number, y1: number, x2: number, y2: number, c?: string): DrawStep =>
+  c ? { k: 'move', t: 0, s, x1, y1, x2, y2, c, w: 1 } : { k: 'move', t: 0, s, x1, y1, x2, y2 };
+
+describe('stepDuration follows CPython turtle pacing', () => {
+  it.each([
+    // hops = 1 + floor(dist / (3 * 1.1^s * s))
+    ['speed 0 is instant', move(0, 0, 0, 500, 0), 0, 0],
+    ['slowest, 100 px', move(1, 0, 0, 100, 0), 0, (1 + Math.floor(100 / 3.3)) * UPDATE_MS],
+    ['normal (6), 100 px', move(6, 0, 0, 0, 100), 0, (1 + Math.floor(100 / (3 * 1.1 ** 6 * 6))) * UPDATE_MS],
+    ['fast (10), 100 px', move(10, 0, 0, 60, 80), 0, (1 + Math.floor(100 / (3 * 1.1 ** 10 * 10))) * UPDATE_MS],
+    ['zero-length move is one update', move(3, 5, 5, 5, 5), 0, UPDATE_MS],
+    // turn: (1 + floor(|angle| / (3 s))) steps plus the final update
+    ['turn 90 at speed 1', { k: 'turn', t: 0, s: 1, h: 90 } as DrawStep, 0, (1 + 30 + 1) * UPDATE_MS],
+    ['turn 144 the short way (-216) at speed 6', { k: 'turn', t: 0, s: 6, h: 216 } as DrawStep, 0, (1 + Math.floor(144 / 18) + 1) * UPDATE_MS],
+    ['turn at speed 0', { k: 'turn', t: 0, s: 0, h: 90 } as DrawStep, 0, 0],
+    ['dot is one update', { k: 'dot', t: 0, s: 5, x: 0, y: 0, d: 10, c: '#ff0000' } as DrawStep, 0, UPDATE_MS],
+  ])('%s', (_name, step, prev, want) => {
+    expect(stepDuration(step, prev)).toBe(want);
+  });
+
+  it('slower speeds take longer', () => {
+    const d = [1, 3, 6, 10].map((s) => stepDuration(move(s, 0, 0, 200, 0), 0));
+    expect(d).toEqual([...d].sort((a, b) => b - a));
+    expect(new Set(d).size).toBe(4);
+  });
+});
+
+describe('turnDelta', () => {
+  it.each([
+    [0, 90, 90],
+    [90, 0, -90],
+    [350, 10, 20],
+    [10, 350, -20],
+    [0, 180, 180],
+    [0, 216, -144],
+  ])('%d → %d is %d', (a, b, want) => {
+    expect(turnDelta(a, b)).toBe(want);
+  });
+});
+
+describe('buildTimeline', () => {
+  it('accumulates durations and tracks each turtle’s heading', () => {
+    const steps: DrawStep[] = [
+      { k: 'turn', t: 0, s: 1, h: 90 },
+      { k: 'turn', t: 1, s: 1, h: 90 },
+      { k: 'turn', t: 0, s: 1, h: 180 },
+      move(0, 0, 0, 10, 0, '#000000'),
+    ];
+    const tl = buildTimeline(steps);
+    const turn90 = 32 * UPDATE_MS;
+    expect(tl.durations).toEqual([turn90, turn90, turn90, 0]);
+    expect(tl.starts).toEqual([0, turn90, 2 * turn90, 3 * turn90]);
+    expect(tl.total).toBe(3 * turn90);
+  });
+});
+
+describe('fitView', () => {
+  it('maps the view box corners onto the canvas, y up', () => {
+    const fit = fitView([-200, -100, 400, 200], 800, 400);
+    expect(fit.scale).toBe(2);
+    expect(fit.ox + -200 * fit.scale).toBe(0);
+    expect(fit.oy - 100 * fit.scale).toBe(0);
+    expect(fit.oy - -100 * fit.scale).toBe(400);
+  });
+
+  it('centres when aspect ratios differ', () => {
+    const fit = fitView([0, 0, 100, 100], 300, 100);
+    expect(fit.scale).toBe(1);
+    expect(fit.ox).toBe(100);
+  });
+
+  it('survives an empty view', () => {
+    const fit = fitView([0, 0, 0, 0], 100, 100);
+    expect(Number.isFinite(fit.scale)).toBe(true);
+  });
+});
+
+describe('placeShape', () => {
+  it('points the classic arrow east at heading 0 and north at 90', () => {
+    const tail: [number, number][] = [[0, -9]];
+    expect(placeShape(tail, 0, 0, 0).map(([x, y]) => [r(x), r(y)])).toEqual([[-9, 0]]);
+    expect(placeShape(tail, 10, 10, 90).map(([x, y]) => [r(x), r(y)])).toEqual([[10, 1]]);
+  });
+});
+
+describe('Replay painting', () => {
+  // view [-100,-100,200,200] on a 200×200 canvas: world (x, y) → canvas (x+100, 100−y)
+  const square = drawing([
+    move(1, 0, 0, 50, 0, '#ff0000'),
+    { k: 'turn', t: 0, s: 1, h: 90 },
+    move(1, 50, 0, 50, 50, '#00ff00'),
+  ]);
+
+  it('paints nothing but the background at time 0', () => {
+    const ctx = new FakeContext();
+    const done = new Replay(square).paintAt(ctx, 0, 200, 200);
+    expect(done).toBe(false);
+    expect(ctx.calls[0]).toBe('rect #ffffff 0,0,200,200');
+    // the first segment has only just started
+    expect(ctx.calls.filter((c) => c.startsWith('stroke #ff0000'))).toEqual(['stroke #ff0000 w1 M100,100 L100,100']);
+  });
+
+  it('draws half a segment half way through a move', () => {
+    const rp = new Replay(square);
+    const ctx = new FakeContext();
+    rp.paintAt(ctx, rp.timeline.durations[0] / 2, 200, 200);
+    expect(ctx.calls).toContain('stroke #ff0000 w1 M100,100 L125,100');
+  });
+
+  it('paints every segment at the end and reports completion', () => {
+    const rp = new Replay(square);
+    const ctx = new FakeContext();
+    expect(rp.paintAt(ctx, rp.total, 200, 200)).toBe(true);
+    expect(ctx.calls).toContain('stroke #ff0000 w1 M100,100 L150,100');
+    expect(ctx.calls).toContain('stroke #00ff00 w1 M150,100 L150,50');
+  });
+
+  it('can go back in time', () => {
+    const rp = new Replay(square);
+    rp.paintAt(new FakeContext(), rp.total, 200, 200);
+    const ctx = new FakeContext();
+    rp.paintAt(ctx, 0, 200, 200);
+    expect(ctx.calls.some((c) => c.startsWith('stroke #00ff00'))).toBe(false);
+  });
+
+  it('puts a fill under the outline drawn since begin_fill', () => {
+    const d = drawing([
+      move(0, -50, -50, -40, -40, '#123456'),
+      move(0, 0, 0, 10, 0, '#000000'),
+      move(0, 10, 0, 10, 10, '#000000'),
+      { k: 'fill', t: 0, s: 0, c: '#ffd700', pts: [[0, 0], [10, 0], [10, 10]], z: 1 } as DrawStep,
+    ]);
+    const ctx = new FakeContext();
+    new Replay(d).paintFinal(ctx, 200, 200);
+    const order = ctx.calls.map((c) => c.split(' ').slice(0, 2).join(' '));
+    expect(order.slice(1, 5)).toEqual(['stroke #123456', 'fill #ffd700', 'stroke #000000', 'stroke #000000']);
+  });
+
+  it('clear removes only that turtle’s drawing', () => {
+    const d = drawing([
+      { k: 'move', t: 0, s: 0, x1: 0, y1: 0, x2: 10, y2: 0, c: '#aa0000', w: 1 },
+      { k: 'move', t: 1, s: 0, x1: 0, y1: 0, x2: 0, y2: 10, c: '#00aa00', w: 1 },
+      { k: 'clear', t: 0, s: 0 },
+    ]);
+    const ctx = new FakeContext();
+    new Replay(d).paintFinal(ctx, 200, 200);
+    expect(ctx.calls.some((c) => c.startsWith('stroke #aa0000'))).toBe(false);
+    expect(ctx.calls.some((c) => c.startsWith('stroke #00aa00'))).toBe(true);
+  });
+
+  it('paints dots, text, background changes and removes unstamped stamps', () => {
+    const d = drawing([
+      { k: 'bg', s: 0, c: '#000080' },
+      { k: 'dot', t: 0, s: 0, x: 10, y: 10, d: 20, c: '#ff00ff' },
+      { k: 'text', t: 0, s: 0, x: 0, y: -20, text: '<b>花朵</b>', align: 'center', font: ['Arial', 18, 'bold'], c: '#333333' },
+      { k: 'stamp', t: 0, s: 0, id: 7, x: 0, y: 0, h: 0, shape: 'square', c: '#111111', fc: '#222222' },
+      { k: 'stamp', t: 0, s: 0, id: 8, x: 0, y: 0, h: 0, shape: 'square', c: '#111111', fc: '#333333' },
+      { k: 'unstamp', t: 0, s: 0, id: 7 },
+    ]);
+    const ctx = new FakeContext();
+    new Replay(d).paintFinal(ctx, 200, 200);
+    expect(ctx.calls[0]).toBe('rect #000080 0,0,200,200');
+    expect(ctx.calls).toContain('fill #ff00ff A110,90,10');
+    expect(ctx.calls).toContain('text #333333 center bold 24px "Arial", "Noto Sans CJK SC", sans-serif <b>花朵</b> @100,120');
+    expect(ctx.calls.some((c) => c.startsWith('fill #222222'))).toBe(false);
+    expect(ctx.calls.some((c) => c.startsWith('fill #333333'))).toBe(true);
+  });
+
+  it('undoes a step on del', () => {
+    const d = drawing([move(0, 0, 0, 10, 0, '#aa0000'), { k: 'del', t: 0, s: 0, i: 0 } as unknown as DrawStep]);
+    const ctx = new FakeContext();
+    new Replay(d).paintFinal(ctx, 200, 200);
+    expect(ctx.calls.some((c) => c.startsWith('stroke #aa0000'))).toBe(false);
+  });
+
+  it('draws a visible turtle at its position, turning during a turn', () => {
+    const d = drawing([{ k: 'look', t: 0, s: 1, shape: 'classic', visible: true, size: 1 }, { k: 'turn', t: 0, s: 1, h: 90 }]);
+    const rp = new Replay(d);
+    const ctx = new FakeContext();
+    rp.paintAt(ctx, rp.total, 200, 200);
+    // classic tip at the turtle, tail 9 px behind: facing north the tail is below (larger canvas y)
+    expect(ctx.calls.some((c) => c.startsWith('fill #000000 M100,100 L95,109 L100,107 L105,109'))).toBe(true);
+  });
+});
