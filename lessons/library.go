@@ -1,0 +1,513 @@
+package lessons
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// MaxLessonSize is the largest file Open reads or Save writes: far beyond
+// any child's program, small enough that the editor stays responsive.
+const MaxLessonSize = 1 << 20
+
+const (
+	maxDepth   = 8     // group nesting shown in the tree
+	maxEntries = 20000 // entries scanned per listing, so a mis-chosen folder (a whole home) stays cheap
+)
+
+// Library is one lessons folder. Paths in and out of its methods are
+// relative to the folder and slash-separated ("第1周/star.py"), so the UI
+// never handles, or can smuggle in, an absolute path.
+type Library struct {
+	root string
+
+	mu   sync.Mutex // serialises writes with the watcher's look at the open lesson
+	open *openLesson
+	w    *watcher
+}
+
+// openLesson is what the UI has in its editor, so the watcher can tell an
+// edit made elsewhere from our own saves and protect unsaved work.
+type openLesson struct {
+	rel      string
+	version  string // what the editor's content is based on; "" if it did not exist
+	dirty    bool
+	reported bool // its deletion was already announced
+}
+
+// NewLibrary opens the lessons folder at root, which must exist (see [Setup]
+// to create it on first start).
+func NewLibrary(root string) (*Library, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	l := &Library{root: abs}
+	if err := l.checkRoot(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Root is the folder's absolute path, for showing it to parents.
+func (l *Library) Root() string { return l.root }
+
+func (l *Library) checkRoot() error {
+	fi, err := os.Stat(l.root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return newErr(CodeFolderMissing, "", err)
+	case err != nil:
+		return newErr(CodeFolderUnreadable, "", err)
+	case !fi.IsDir():
+		return newErr(CodeFolderMissing, "", errors.New("not a folder"))
+	}
+	d, err := os.Open(l.root)
+	if err != nil {
+		return newErr(CodeFolderUnreadable, "", err)
+	}
+	defer d.Close()
+	if _, err := d.Readdirnames(1); err != nil && err != io.EOF {
+		return newErr(CodeFolderUnreadable, "", err)
+	}
+	return nil
+}
+
+func (l *Library) realRoot() (string, error) {
+	r, err := filepath.EvalSymlinks(l.root)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", newErr(CodeFolderMissing, "", err)
+		}
+		return "", newErr(CodeFolderUnreadable, "", err)
+	}
+	return r, nil
+}
+
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// resolve maps a relative path to the file to read or write. Symbolic links
+// are followed only while they stay inside the folder; the returned path is
+// the link's target so that saving rewrites the target instead of replacing
+// the link with a plain file.
+func (l *Library) resolve(rel string) (string, error) {
+	if strings.ContainsRune(rel, 0) || strings.Contains(rel, `\`) && filepath.Separator == '\\' {
+		return "", newErr(CodeBadName, rel, nil)
+	}
+	clean := path.Clean("/" + rel)[1:]
+	if rel != "" && (clean == "" || clean != strings.TrimSuffix(rel, "/")) {
+		return "", newErr(CodeOutsideFolder, rel, nil)
+	}
+	for _, el := range strings.Split(clean, "/") {
+		if clean != "" && Ignored(el) {
+			return "", newErr(CodeNotFound, rel, nil)
+		}
+	}
+	root, err := l.realRoot()
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(root, filepath.FromSlash(clean))
+	// Follow links in the deepest part of the path that exists; the rest
+	// will be created inside it.
+	existing, rest := p, ""
+	for {
+		r, err := filepath.EvalSymlinks(existing)
+		if err == nil {
+			if !within(root, r) {
+				return "", newErr(CodeOutsideFolder, rel, nil)
+			}
+			return filepath.Join(r, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", newErr(CodeNotFound, rel, err)
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing || !within(root, parent) {
+			return "", newErr(CodeOutsideFolder, rel, nil)
+		}
+		rest = filepath.Join(filepath.Base(existing), rest)
+		existing = parent
+	}
+}
+
+func isLessonPath(rel string) bool { return isLessonName(path.Base(rel)) }
+
+// Node is one entry of the lessons tree.
+type Node struct {
+	Name         string  `json:"name"` // shown to the child: a lesson without ".py"
+	Path         string  `json:"path"` // relative and slash-separated; "" for the folder itself
+	Kind         string  `json:"kind"` // KindGroup or KindLesson
+	Instructions bool    `json:"instructions,omitempty"`
+	Children     []*Node `json:"children,omitempty"`
+}
+
+const (
+	KindGroup  = "group"
+	KindLesson = "lesson"
+)
+
+// List returns the lessons tree: groups (sub-folders) first, then lessons,
+// each in natural order. Hidden, temporary and editor files, files that are
+// not lessons, and symbolic links that leave the folder are not listed;
+// links to folders are never followed, so a link loop can't hang the scan.
+func (l *Library) List() (*Node, error) {
+	tree, _, err := l.scan()
+	return tree, err
+}
+
+// scan lists the tree and the absolute folders in it, which the watcher
+// needs to watch.
+func (l *Library) scan() (*Node, []string, error) {
+	if err := l.checkRoot(); err != nil {
+		return nil, nil, err
+	}
+	root, err := l.realRoot()
+	if err != nil {
+		return nil, nil, err
+	}
+	top := &Node{Name: filepath.Base(l.root), Path: "", Kind: KindGroup}
+	dirs := []string{root}
+	budget := maxEntries
+	l.scanDir(root, root, top, 1, &dirs, &budget)
+	return top, dirs, nil
+}
+
+func (l *Library) scanDir(root, dir string, n *Node, depth int, dirs *[]string, budget *int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	names := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		names[e.Name()] = true
+	}
+	var groups, lessons []*Node
+	for _, e := range entries {
+		if *budget <= 0 {
+			break
+		}
+		*budget--
+		name := e.Name()
+		if Ignored(name) {
+			continue
+		}
+		full := filepath.Join(dir, name)
+		rel := filepath.ToSlash(strings.TrimPrefix(full, root+string(filepath.Separator)))
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			target, err := filepath.EvalSymlinks(full)
+			if err != nil || !within(root, target) {
+				continue
+			}
+			fi, err := os.Stat(target)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			mode = 0
+		}
+		switch {
+		case mode.IsDir():
+			g := &Node{Name: name, Path: rel, Kind: KindGroup}
+			*dirs = append(*dirs, full)
+			if depth < maxDepth {
+				l.scanDir(root, full, g, depth+1, dirs, budget)
+			}
+			groups = append(groups, g)
+		case mode.IsRegular() && isLessonName(name):
+			stem := strings.TrimSuffix(name, LessonExt)
+			lessons = append(lessons, &Node{Name: stem, Path: rel, Kind: KindLesson, Instructions: names[stem+InstructionsExt]})
+		}
+	}
+	sortNodes(groups)
+	sortNodes(lessons)
+	n.Children = append(groups, lessons...)
+}
+
+func sortNodes(ns []*Node) {
+	sortFunc(ns, func(a, b *Node) bool { return NaturalLess(a.Name, b.Name) })
+}
+
+// Lesson is an opened lesson.
+type Lesson struct {
+	Path    string `json:"path"`
+	Name    string `json:"name"`
+	Content string `json:"content"`
+	// Version names the disk state Content came from; pass it back to Save.
+	Version  string `json:"version"`
+	Encoding string `json:"encoding"`
+	// NeedsConversion is set when the file is not UTF-8 (GBK from a
+	// Chinese Windows editor, say): the UI should ask before Save converts it.
+	NeedsConversion bool `json:"needsConversion"`
+	// Instructions is the raw NAME.md text; the UI sanitises when rendering.
+	Instructions string `json:"instructions,omitempty"`
+	// DataFiles are the names of files beside the lesson that the program
+	// may open by relative path (see [DataFiles]).
+	DataFiles []string `json:"dataFiles,omitempty"`
+}
+
+// readLimited reads a regular file of at most MaxLessonSize bytes.
+func readLimited(p, rel string) ([]byte, fs.FileInfo, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, newErr(CodeNotFound, rel, err)
+		}
+		return nil, nil, newErr(CodeNotFound, rel, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, newErr(CodeNotFound, rel, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, newErr(CodeNotLesson, rel, nil)
+	}
+	if fi.Size() > MaxLessonSize {
+		return nil, fi, newErr(CodeTooLarge, rel, nil)
+	}
+	// The file may grow between Stat and Read; never take more than the cap.
+	b, err := io.ReadAll(io.LimitReader(f, MaxLessonSize+1))
+	if err != nil {
+		return nil, fi, newErr(CodeNotFound, rel, err)
+	}
+	if len(b) > MaxLessonSize {
+		return nil, fi, newErr(CodeTooLarge, rel, nil)
+	}
+	return b, fi, nil
+}
+
+// Open reads a lesson and makes it the one the UI has open: from now on
+// the watcher reports when it changes on disk (see [EventLessonChanged]).
+func (l *Library) Open(rel string) (*Lesson, error) {
+	lesson, err := l.read(rel)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.open = &openLesson{rel: rel, version: lesson.Version}
+	l.mu.Unlock()
+	return lesson, nil
+}
+
+func (l *Library) read(rel string) (*Lesson, error) {
+	if !isLessonPath(rel) {
+		return nil, newErr(CodeNotLesson, rel, nil)
+	}
+	p, err := l.resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	b, fi, err := readLimited(p, rel)
+	if err != nil {
+		return nil, err
+	}
+	return l.lessonFrom(rel, p, fi, b)
+}
+
+func (l *Library) lessonFrom(rel, p string, fi fs.FileInfo, b []byte) (*Lesson, error) {
+	text, enc, err := decodeText(b)
+	if err != nil {
+		return nil, newErr(CodeBinary, rel, nil)
+	}
+	stem := strings.TrimSuffix(path.Base(rel), LessonExt)
+	lesson := &Lesson{
+		Path:            rel,
+		Name:            stem,
+		Content:         text,
+		Version:         makeVersion(fi, b),
+		Encoding:        enc,
+		NeedsConversion: needsConversion(enc),
+	}
+	// The lesson's own folder, not the link target's, holds its companions.
+	dir := filepath.Dir(filepath.Join(l.root, filepath.FromSlash(rel)))
+	if mp, err := l.resolve(path.Join(path.Dir(rel), stem+InstructionsExt)); err == nil {
+		if mb, _, err := readLimited(mp, rel); err == nil {
+			if s, _, err := decodeText(mb); err == nil {
+				lesson.Instructions = s
+			}
+		}
+	}
+	for _, f := range DataFiles(filepath.Join(dir, stem+LessonExt)) {
+		lesson.DataFiles = append(lesson.DataFiles, filepath.Base(f))
+	}
+	return lesson, nil
+}
+
+// SetDirty tells the library whether the editor holds edits to rel that
+// are not saved yet. While dirty, a change on disk never replaces the
+// editor's text: both versions are kept (see [LessonKeptBoth]). The UI
+// clears it once the editor's text equals what Save wrote.
+func (l *Library) SetDirty(rel string, dirty bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open != nil && l.open.rel == rel {
+		l.open.dirty = dirty
+	}
+}
+
+// Close forgets the open lesson and stops watching; the app calls it before
+// switching to another folder.
+func (l *Library) Close() error {
+	l.mu.Lock()
+	w := l.w
+	l.w = nil
+	l.open = nil
+	l.mu.Unlock()
+	if w != nil {
+		return w.close()
+	}
+	return nil
+}
+
+// SaveOptions are the user's answers the caller passes to Save.
+type SaveOptions struct {
+	// ConvertToUTF8: the user agreed to store a non-UTF-8 file as UTF-8.
+	// Without it the file keeps its encoding.
+	ConvertToUTF8 bool `json:"convertToUtf8"`
+}
+
+// SaveResult is the new disk state after a save.
+type SaveResult struct {
+	Path     string `json:"path"`
+	Version  string `json:"version"`
+	Encoding string `json:"encoding"`
+}
+
+// Save writes content to the lesson atomically. baseVersion is the Version
+// the editor's text started from ("" for a file the UI believes is new).
+// If the file on disk has other content now, nothing is written and the
+// error is a *ConflictError (errors.Is ErrConflict) carrying the disk
+// version; [Library.KeepBoth] then keeps both. A file deleted on disk is
+// simply written again.
+func (l *Library) Save(rel, content, baseVersion string, opts SaveOptions) (SaveResult, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.saveLocked(rel, content, baseVersion, opts)
+}
+
+func (l *Library) saveLocked(rel, content, baseVersion string, opts SaveOptions) (SaveResult, error) {
+	if !isLessonPath(rel) {
+		return SaveResult{}, newErr(CodeNotLesson, rel, nil)
+	}
+	p, err := l.resolve(rel)
+	if err != nil {
+		return SaveResult{}, err
+	}
+	enc, perm := EncUTF8, fs.FileMode(0o644)
+	disk, fi, err := readLimited(p, rel)
+	switch {
+	case err == nil:
+		if dv := makeVersion(fi, disk); !sameContent(dv, baseVersion) {
+			return SaveResult{}, &ConflictError{Path: rel, DiskVersion: dv}
+		}
+		if _, e, derr := decodeText(disk); derr == nil {
+			enc = e
+		}
+		perm = fi.Mode().Perm()
+	case errors.Is(err, ErrNotFound):
+		if _, serr := os.Lstat(p); serr == nil {
+			return SaveResult{}, err
+		}
+	case errors.Is(err, ErrTooLarge):
+		return SaveResult{}, &ConflictError{Path: rel, DiskVersion: ""}
+	default:
+		return SaveResult{}, err
+	}
+	b, err := encodeText(content, enc, opts.ConvertToUTF8)
+	if err != nil {
+		return SaveResult{}, newErr(CodeNeedsConversion, rel, nil)
+	}
+	if len(b) > MaxLessonSize {
+		return SaveResult{}, newErr(CodeTooLarge, rel, nil)
+	}
+	if err := WriteFileAtomic(p, b, perm); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return SaveResult{}, newErr(CodeNotFound, rel, err)
+		}
+		return SaveResult{}, newErr(CodeWriteFailed, rel, err)
+	}
+	nfi, err := os.Stat(p)
+	if err != nil {
+		return SaveResult{}, newErr(CodeWriteFailed, rel, err)
+	}
+	if opts.ConvertToUTF8 {
+		enc = EncUTF8
+	}
+	res := SaveResult{Path: rel, Version: makeVersion(nfi, b), Encoding: enc}
+	if l.open != nil && l.open.rel == rel {
+		l.open.version = res.Version
+		l.open.reported = false
+	}
+	return res, nil
+}
+
+// KeptBoth says where each version went.
+type KeptBoth struct {
+	SaveResult
+	// AsidePath holds what was on disk: "NAME (from disk).py", numbered when
+	// that name is taken. "" when there was nothing to keep.
+	AsidePath string `json:"asidePath"`
+}
+
+// KeepBoth settles a conflict without losing anything: the file on disk is
+// copied aside byte for byte, then content is saved under rel.
+func (l *Library) KeepBoth(rel, content string, opts SaveOptions) (KeptBoth, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p, err := l.resolve(rel)
+	if err != nil {
+		return KeptBoth{}, err
+	}
+	var kept KeptBoth
+	base := ""
+	if disk, fi, err := readLimited(p, rel); err == nil {
+		aside, err := l.setAside(rel, disk)
+		if err != nil {
+			return KeptBoth{}, err
+		}
+		kept.AsidePath = aside
+		base = makeVersion(fi, disk)
+	} else if !errors.Is(err, ErrNotFound) {
+		return KeptBoth{}, err
+	}
+	res, err := l.saveLocked(rel, content, base, opts)
+	kept.SaveResult = res
+	return kept, err
+}
+
+// setAside stores data next to rel as "NAME (from disk).py".
+func (l *Library) setAside(rel string, data []byte) (string, error) {
+	dir := path.Dir(rel)
+	stem := strings.TrimSuffix(path.Base(rel), LessonExt)
+	for n := 1; n < 1000; n++ {
+		name := stem + " (from disk)"
+		if n > 1 {
+			name += " " + itoa(n)
+		}
+		asideRel := path.Join(dir, name+LessonExt)
+		p, err := l.resolve(asideRel)
+		if err != nil {
+			return "", err
+		}
+		err = createNew(p, data, 0o644)
+		if err == nil {
+			return asideRel, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", newErr(CodeWriteFailed, asideRel, err)
+		}
+	}
+	return "", newErr(CodeExists, rel, nil)
+}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package lessons
+
+func renameNoReplace(from, to string) error { return renameChecked(from, to) }

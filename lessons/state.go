@@ -1,0 +1,79 @@
+package lessons
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Position is where the child was in a lesson.
+type Position struct {
+	ScrollTop float64 `json:"scrollTop"`
+	Cursor    int     `json:"cursor"`
+}
+
+// State is what the app remembers in the folder's .kidcoder/state.json, so
+// it travels with the folder to another computer.
+type State struct {
+	Open            string              `json:"open,omitempty"`
+	Positions       map[string]Position `json:"positions,omitempty"`
+	StartersWritten bool                `json:"startersWritten,omitempty"`
+}
+
+// maxPositions bounds the file; the open lesson's position is always kept.
+const maxPositions = 200
+
+func (l *Library) statePath() string {
+	return filepath.Join(l.root, stateDir, "state.json")
+}
+
+// State returns the remembered state. A missing or damaged file is an empty
+// state: forgetting where the child was is better than refusing to start.
+func (l *Library) State() State {
+	var s State
+	b, err := os.ReadFile(l.statePath())
+	if err != nil || json.Unmarshal(b, &s) != nil {
+		return State{}
+	}
+	return s
+}
+
+// Remember stores the open lesson and where the child was in it.
+func (l *Library) Remember(open string, pos Position) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.State()
+	s.Open = open
+	if open != "" {
+		if s.Positions == nil {
+			s.Positions = map[string]Position{}
+		}
+		s.Positions[open] = pos
+	}
+	return l.writeState(s)
+}
+
+func (l *Library) writeState(s State) error {
+	if len(s.Positions) > maxPositions {
+		keys := make([]string, 0, len(s.Positions))
+		for k := range s.Positions {
+			if k != s.Open {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys[:len(s.Positions)-maxPositions] {
+			delete(s.Positions, k)
+		}
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(l.statePath())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return mapFSErr(".kidcoder", err)
+	}
+	return mapFSErr(".kidcoder", WriteFileAtomic(l.statePath(), append(b, '\n'), 0o644))
+}

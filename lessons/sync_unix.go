@@ -1,0 +1,23 @@
+//go:build !windows
+
+package lessons
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	// Some file systems (and FUSE sync clients) can't fsync a directory;
+	// the rename has happened, so that is not a failed save.
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOTSUP) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,339 @@
+package lessons
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+const (
+	// debounce lets a burst (an editor's save is three to five events, a
+	// folder copy hundreds) settle into one rescan.
+	debounce = 150 * time.Millisecond
+	// maxDelay bounds how long a burst that never pauses can hold a rescan
+	// back, so changes still show within a second.
+	maxDelay = 500 * time.Millisecond
+	// vanishGrace is a second look before a lesson is reported gone: vim and
+	// some sync clients remove a file and write it back a moment later.
+	vanishGrace = 250 * time.Millisecond
+	// missingPoll is the fallback for noticing a deleted folder come back
+	// when its parent can't be watched either.
+	missingPoll = time.Second
+)
+
+// watcher follows the folder tree with one fsnotify watch per directory:
+// watching directories, not files, is what survives editors that replace
+// a file by renaming a new one over it.
+type watcher struct {
+	l    *Library
+	em   Emitter
+	fsw  *fsnotify.Watcher
+	quit chan struct{}
+	done chan struct{}
+
+	// Owned by the run goroutine.
+	lastKey     string
+	lastLessons map[string]bool
+	missing     bool
+	parent      string // watched parent while the folder is missing
+	poll        *time.Ticker
+}
+
+// Watch starts following the folder and reports to em: an EventChanged at
+// once with the tree, then one after each change made from outside, and
+// EventLessonChanged for the open lesson. It runs until Close.
+func (l *Library) Watch(em Emitter) error {
+	fsw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	w := &watcher{l: l, em: em, fsw: fsw, quit: make(chan struct{}), done: make(chan struct{})}
+	l.mu.Lock()
+	if l.w != nil {
+		l.mu.Unlock()
+		fsw.Close()
+		return errors.New("lessons: already watching")
+	}
+	l.w = w
+	l.mu.Unlock()
+	go w.run()
+	return nil
+}
+
+func (w *watcher) close() error {
+	close(w.quit)
+	<-w.done
+	return w.fsw.Close()
+}
+
+func (w *watcher) run() {
+	defer close(w.done)
+	defer func() {
+		if w.poll != nil {
+			w.poll.Stop()
+		}
+	}()
+	timer := time.NewTimer(0) // the first scan reports the tree and sets up the watches
+	pending, graceUsed := true, false
+	var burstStart time.Time
+	schedule := func() {
+		now := time.Now()
+		if !pending {
+			pending, burstStart = true, now
+		}
+		d := debounce
+		if left := maxDelay - now.Sub(burstStart); left < d {
+			d = max(left, 0)
+		}
+		timer.Reset(d)
+	}
+	for {
+		var pollC <-chan time.Time
+		if w.poll != nil {
+			pollC = w.poll.C
+		}
+		select {
+		case <-w.quit:
+			timer.Stop()
+			return
+		case ev, ok := <-w.fsw.Events:
+			if !ok {
+				return
+			}
+			if w.relevant(ev) {
+				schedule()
+			}
+		case _, ok := <-w.fsw.Errors:
+			if !ok {
+				return
+			}
+			// Usually a queue overflow: events were lost, so rescan.
+			schedule()
+		case <-pollC:
+			schedule()
+		case <-timer.C:
+			pending = false
+			if w.flush(graceUsed) {
+				graceUsed, pending, burstStart = true, true, time.Now()
+				timer.Reset(vanishGrace)
+			} else {
+				graceUsed = false
+			}
+		}
+	}
+}
+
+func (w *watcher) relevant(ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod {
+		return false
+	}
+	if ev.Name == w.l.root {
+		return true
+	}
+	if w.parent != "" && filepath.Dir(ev.Name) == w.parent {
+		return false
+	}
+	return !Ignored(filepath.Base(ev.Name))
+}
+
+// flush rescans, re-syncs the watches, and reports. It returns true to ask
+// for one more look shortly, when a lesson seems to have vanished.
+func (w *watcher) flush(graceUsed bool) bool {
+	tree, dirs, err := w.l.scan()
+	for i := 0; err == nil && i < 3 && w.reconcile(dirs); i++ {
+		// New folders got watches; anything created in them before the
+		// watch existed is only seen by scanning again.
+		tree, dirs, err = w.l.scan()
+	}
+	if err != nil {
+		w.setMissing(true)
+		key := "problem:" + string(CodeOf(err))
+		if key != w.lastKey {
+			w.lastKey, w.lastLessons = key, nil
+			w.em.Emit(EventChanged, ChangedEvent{Root: w.l.root, Problem: ProblemOf(err)})
+		}
+		return false
+	}
+	w.setMissing(false)
+	lessons := map[string]bool{}
+	collectLessons(tree, lessons)
+	if !graceUsed {
+		for p := range w.lastLessons {
+			if !lessons[p] {
+				return true
+			}
+		}
+	}
+	if key := renderTree(tree); key != w.lastKey {
+		w.lastKey, w.lastLessons = key, lessons
+		w.em.Emit(EventChanged, ChangedEvent{Root: w.l.root, Tree: tree})
+	}
+	if ev := w.l.checkOpen(); ev != nil {
+		w.em.Emit(EventLessonChanged, *ev)
+	}
+	return false
+}
+
+// reconcile makes the watched set equal dirs and reports whether any watch
+// was added. Stale watches go first: a folder renamed elsewhere in the
+// tree keeps its kernel watch under the old name, and removing that name
+// must not undo the watch just added under the new one.
+func (w *watcher) reconcile(dirs []string) bool {
+	want := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		want[d] = true
+	}
+	have := map[string]bool{}
+	for _, d := range w.fsw.WatchList() {
+		if d == w.parent {
+			continue
+		}
+		if !want[d] {
+			_ = w.fsw.Remove(d) // already gone with its folder, as often as not
+			continue
+		}
+		have[d] = true
+	}
+	added := false
+	for _, d := range dirs {
+		if !have[d] {
+			if err := w.fsw.Add(d); err == nil {
+				added = true
+			}
+		}
+	}
+	return added
+}
+
+// setMissing switches between following the tree and waiting for the
+// folder to come back (a sync client or a parent may delete and recreate
+// it): its parent is watched for it, or polled when that fails.
+func (w *watcher) setMissing(missing bool) {
+	if missing == w.missing {
+		return
+	}
+	w.missing = missing
+	if missing {
+		parent := filepath.Dir(w.l.root)
+		if err := w.fsw.Add(parent); err == nil {
+			w.parent = parent
+		}
+		// Polling also covers a parent that is itself deleted and recreated.
+		w.poll = time.NewTicker(missingPoll)
+		return
+	}
+	if w.parent != "" {
+		_ = w.fsw.Remove(w.parent)
+		w.parent = ""
+	}
+	if w.poll != nil {
+		w.poll.Stop()
+		w.poll = nil
+	}
+}
+
+func collectLessons(n *Node, into map[string]bool) {
+	for _, c := range n.Children {
+		if c.Kind == KindLesson {
+			into[c.Path] = true
+		}
+		collectLessons(c, into)
+	}
+}
+
+// renderTree is the tree as indented text: the watcher compares it to skip
+// reports that would change nothing, and the tests compare it to scripts.
+func renderTree(n *Node) string {
+	var b strings.Builder
+	var walk func(n *Node, depth int)
+	walk = func(n *Node, depth int) {
+		for _, c := range n.Children {
+			b.WriteString(strings.Repeat("\t", depth))
+			b.WriteString(filepath.Base(filepath.FromSlash(c.Path)))
+			if c.Kind == KindGroup {
+				b.WriteString("/")
+			}
+			if c.Instructions {
+				b.WriteString(" +md")
+			}
+			b.WriteString("\n")
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	if b.Len() == 0 {
+		return "(empty)\n"
+	}
+	return b.String()
+}
+
+// checkOpen compares the open lesson with the disk and decides what the
+// editor should do; the caller emits the result outside the lock.
+func (l *Library) checkOpen() *LessonChangedEvent {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	o := l.open
+	if o == nil {
+		return nil
+	}
+	p, err := l.resolve(o.rel)
+	if err != nil {
+		return nil
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !o.reported {
+			o.reported = true
+			return &LessonChangedEvent{Path: o.rel, Kind: LessonDeleted, Message: Messages[CodeDeletedOnDisk]}
+		}
+		return nil
+	}
+	if !o.reported && unchangedStat(o.version, fi) {
+		return nil
+	}
+	b, fi, err := readLimited(p, o.rel)
+	if err != nil {
+		return l.unreadable(o, err)
+	}
+	v := makeVersion(fi, b)
+	wasReported := o.reported
+	o.reported = false
+	if sameContent(v, o.version) {
+		o.version = v // touched, or put back as it was
+		return nil
+	}
+	if !o.dirty {
+		lesson, err := l.lessonFrom(o.rel, p, fi, b)
+		if err != nil {
+			o.reported = wasReported
+			return l.unreadable(o, err)
+		}
+		o.version = v
+		return &LessonChangedEvent{Path: o.rel, Kind: LessonReloaded, Lesson: lesson, Version: v, Message: Messages[CodeChangedOnDisk]}
+	}
+	aside, err := l.setAside(o.rel, b)
+	if err != nil {
+		// Nothing is overwritten: the editor's text stays and its next
+		// save will meet a conflict.
+		return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: ProblemOf(err)}
+	}
+	o.version = v
+	name := filepath.Base(filepath.FromSlash(aside))
+	return &LessonChangedEvent{
+		Path: o.rel, Kind: LessonKeptBoth, Version: v, AsidePath: aside,
+		Message: Text{Zh: Message(CodeKeptBoth, "zh", name), En: Message(CodeKeptBoth, "en", name)},
+	}
+}
+
+func (l *Library) unreadable(o *openLesson, err error) *LessonChangedEvent {
+	if o.reported {
+		return nil
+	}
+	o.reported = true
+	return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: ProblemOf(err)}
+}
