@@ -1,0 +1,509 @@
+"""Run one child's program and report the result to the host (docs/runner-protocol.md).
+
+The program runs as __main__ in this process. Everything the runner needs
+after the program starts (os.write, json, the frame pipe, the real stdin) is
+captured before the child's code runs, so whatever the program replaces,
+closes or deletes, exactly one result frame still goes out at the end.
+"""
+
+import sys
+
+if sys.version_info < (3, 8):
+    sys.stderr.write("kidrunner needs Python 3.8 or newer\n")
+    sys.exit(2)
+
+import builtins
+import io
+import json
+import os
+import signal
+import struct
+import threading
+import traceback
+import types
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# Python runs us with -I, so our own folder is not on sys.path.
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
+import kiderrors  # noqa: E402
+import kidplot  # noqa: E402
+import kidsvg  # noqa: E402
+import kidturtle  # noqa: E402
+
+# Captured now: the child may replace or delete any of these later.
+_write = os.write
+_close = os.close
+_dumps = json.dumps
+_pack = struct.pack
+_b64 = kidsvg.to_base64
+_exit = os._exit
+_SystemExit = SystemExit
+_KeyboardInterrupt = KeyboardInterrupt
+_BaseException = BaseException
+
+RESULT_BUDGET = 15 * 1024 * 1024   # the host drops frames over 16 MiB
+DRAWING_BUDGET = 8 * 1024 * 1024
+
+
+class Frames(object):
+    """Length-prefixed JSON frames on a private copy of the frame pipe."""
+
+    def __init__(self, fd):
+        self.fd = None
+        if fd is None:
+            return
+        try:
+            import fcntl
+            self.fd = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64)
+            _close(fd)
+        except (OSError, ImportError):
+            self.fd = fd
+
+    def send(self, obj):
+        if self.fd is None:
+            return False
+        try:
+            data = _dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
+        except (TypeError, ValueError):
+            return False
+        data = _pack(">I", len(data)) + data
+        view = memoryview(data)
+        try:
+            while view:
+                n = _write(self.fd, view)
+                view = view[n:]
+        except OSError:
+            return False
+        return True
+
+
+def parse_args(argv):
+    opts = {"lang": "en", "frames": None, "control": None, "mpl_cache": None,
+            "max_steps": 1000000, "build_mpl_cache": None, "scratch": None,
+            "program": None}
+    i = 0
+    flags = {"--lang": "lang", "--frames": "frames", "--control": "control",
+             "--mpl-cache": "mpl_cache", "--max-steps": "max_steps",
+             "--build-mpl-cache": "build_mpl_cache", "--scratch": "scratch"}
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            rest = argv[i + 1:]
+            if rest:
+                opts["program"] = rest[0]
+                opts["args"] = rest[1:]
+            break
+        key = flags.get(a)
+        if key is None or i + 1 >= len(argv):
+            raise ValueError("unknown or incomplete option: %s" % a)
+        opts[key] = argv[i + 1]
+        i += 2
+    for key in ("frames", "control", "max_steps"):
+        if opts[key] is not None:
+            opts[key] = int(opts[key])
+    if opts["lang"] not in ("zh", "en"):
+        opts["lang"] = "en"
+    return opts
+
+
+def make_stdio():
+    """Unbuffered, write-through stdout/stderr, as python -u would give."""
+    out = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
+                           errors="surrogateescape", newline="\n", write_through=True)
+    err = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
+                           errors="backslashreplace", newline="\n", write_through=True)
+    return out, err
+
+
+class Runner(object):
+    def __init__(self, opts):
+        self.opts = opts
+        self.lang = opts["lang"]
+        self.program = os.path.abspath(opts["program"])
+        self.folder = os.path.dirname(self.program)
+        self.frames = Frames(opts["frames"])
+        self.messages = kiderrors.load_messages()
+        self.notices = []
+        self.stopped = False
+        self.finished = False
+        self.stdout, self.stderr = make_stdio()
+        self.stdin = sys.stdin
+        self.source = None
+        self.mpl_available = _find("matplotlib")
+        self.main_ident = threading.get_ident()
+        self.explainer = kiderrors.Explainer(self.lang, self.program, self.messages,
+                                             matplotlib_available=self.mpl_available)
+
+    def msg(self, key, **kw):
+        return self.explainer.msg(key, **kw)
+
+    # -- setup
+    def prepare(self):
+        sys.stdout = sys.__stdout__ = self.stdout
+        sys.stderr = sys.__stderr__ = self.stderr
+        builtins.input = self.input
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        kidturtle.configure(lang=self.lang, max_steps=self.opts["max_steps"],
+                            notices=self.notices, messages=self.messages)
+        sys.modules["turtle"] = kidturtle
+        if self.mpl_available:
+            try:
+                kidplot.prepare(self.scratch(), self.opts["mpl_cache"])
+            except OSError:
+                pass
+        if self.opts["control"] is not None:
+            fd = self.opts["control"]
+            try:
+                import fcntl
+                private = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64)
+                _close(fd)
+                fd = private
+            except (OSError, ImportError):
+                pass
+            t = threading.Thread(target=self.control_loop, args=(fd,), daemon=True)
+            t.start()
+        self.warn_shadows()
+
+    def scratch(self):
+        base = self.opts["scratch"]
+        if not base:
+            tmp = os.environ.get("TMPDIR") or "/tmp"
+            base = tmp if os.access(tmp, os.W_OK) else os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "kidrunner-%d" % os.getpid())
+        os.makedirs(folder, exist_ok=True)
+        return folder
+
+    def warn_shadows(self):
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return
+        own = os.path.basename(self.program)
+        for name in sorted(names):
+            if not name.endswith(".py") or name == own:
+                continue
+            base = name[:-3]
+            if base in self.explainer.stdlib or base in ("turtle", "matplotlib"):
+                self.notices.append(self.msg("notice.shadow", file=name))
+
+    # -- stop
+    def control_loop(self, fd):
+        buf = b""
+        while True:
+            try:
+                data = os.read(fd, 256)
+            except OSError:
+                return
+            if not data:
+                return
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                if line.strip() == b"stop" and not self.finished:
+                    self.stopped = True
+                    # Aimed at the main thread so its blocking call (sleep,
+                    # read) returns EINTR and the handler raises there.
+                    try:
+                        signal.pthread_kill(self.main_ident, signal.SIGINT)
+                    except (AttributeError, OSError):
+                        os.kill(os.getpid(), signal.SIGINT)
+
+    # -- input()
+    def input(self, prompt=""):
+        out = sys.stdout if sys.stdout is not None else self.stdout
+        text = str(prompt)
+        try:
+            out.write(text)
+            out.flush()
+        except Exception:
+            pass
+        self.frames.send({"type": "input", "prompt": text})
+        try:
+            stream = sys.stdin if sys.stdin is not None else self.stdin
+            if stream is None:
+                line = ""
+            else:
+                line = stream.readline()
+        finally:
+            self.frames.send({"type": "input_done"})
+        if not line:
+            raise EOFError("EOF when reading a line")
+        if line.endswith("\n"):
+            line = line[:-1]
+        return line
+
+    # -- running
+    def load(self):
+        with open(self.program, "rb") as f:
+            data = f.read()
+        try:
+            self.source = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            self.source = None
+        return data
+
+    def run(self):
+        code = 0
+        error = None
+        exc_to_print = None
+        try:
+            data = self.load()
+            main = types.ModuleType("__main__")
+            main.__file__ = self.program
+            main.__builtins__ = builtins
+            main.__loader__ = None
+            main.__spec__ = None
+            sys.modules["__main__"] = main
+            sys.argv = [self.program] + self.opts.get("args", [])
+            sys.path.insert(0, self.folder)
+            sys.path.remove(_HERE)
+            sys.path.append(_HERE)
+            os.chdir(self.folder)
+            compiled = compile(data, self.program, "exec", dont_inherit=True)
+            exec(compiled, main.__dict__)
+        except _SystemExit as e:
+            code = self.exit_code(e)
+        except _KeyboardInterrupt as e:
+            code = 130
+            error, exc_to_print = self.describe(e), e
+            if self.stopped:
+                error["hint"] = self.msg("limit.stopped")
+        except _BaseException as e:
+            code = 1
+            error, exc_to_print = self.describe(e), e
+        self.after_program()
+        if exc_to_print is not None:
+            self.print_exception(exc_to_print)
+        return code, error
+
+    def after_program(self):
+        try:
+            for t in threading.enumerate():
+                if t is not threading.main_thread() and not t.daemon:
+                    t.join()
+        except _BaseException:
+            pass
+        # From here on a late stop must not interrupt the runner itself.
+        self.finished = True
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except (OSError, ValueError):
+            pass
+
+    def exit_code(self, e):
+        c = e.code
+        if c is None:
+            return 0
+        if isinstance(c, int) and not isinstance(c, bool):
+            return c & 0xFF
+        try:
+            self.stderr.write(str(c) + "\n")
+        except Exception:
+            pass
+        return 1
+
+    def child_frames(self, exc):
+        frames = []
+        tb = exc.__traceback__
+        while tb is not None:
+            fn = tb.tb_frame.f_code.co_filename
+            if not _is_ours(fn):
+                frames.append((fn, tb.tb_lineno, tb.tb_frame))
+            tb = tb.tb_next
+        return frames
+
+    def describe(self, exc):
+        try:
+            return self.explainer.explain(exc, self.child_frames(exc), self.source)
+        except _BaseException:
+            return {"type": type(exc).__name__, "message": "", "line": None,
+                    "hint": self.msg("generic.noline", type=type(exc).__name__)}
+
+    def print_exception(self, exc):
+        try:
+            text = "".join(format_exception(exc))
+        except _BaseException:
+            text = "%s: %s\n" % (type(exc).__name__, exc)
+        try:
+            self.stderr.write(text)
+        except Exception:
+            pass
+
+    # -- the result
+    def result(self, error):
+        images = []
+        drawing = None
+        budget = RESULT_BUDGET - len(_dumps(error or {}, ensure_ascii=False)) - 4096
+        screen = kidturtle.current_screen()
+        if screen is not None and screen._rec.used:
+            try:
+                model = screen.drawing()
+                svg = _b64(kidsvg.render(model))
+                if len(svg) < budget:
+                    images.append({"mime": "image/svg+xml", "data": svg})
+                    budget -= len(svg)
+                drawing = drawing_json(model, min(budget // 2, DRAWING_BUDGET))
+                if drawing.get("steps_cut"):
+                    self.notices.append(self.msg("notice.drawing_cut"))
+            except _BaseException as e:
+                self.internal(e)
+        try:
+            pngs, dropped = kidplot.finish()
+            for png in pngs:
+                data = _b64_bytes(png)
+                if len(data) < budget:
+                    images.append({"mime": "image/png", "data": data})
+                    budget -= len(data)
+                else:
+                    dropped += 1
+            if dropped:
+                self.notices.append(self.msg("notice.figures", n=len(pngs) - dropped))
+        except _BaseException as e:
+            self.internal(e)
+        return {"type": "result", "error": error, "images": images,
+                "drawing": drawing, "notices": self.notices}
+
+    def internal(self, e):
+        try:
+            self.stderr.write("kidrunner: %s: %s\n" % (type(e).__name__, e))
+        except Exception:
+            pass
+
+
+def _b64_bytes(data):
+    import base64
+    return base64.b64encode(data).decode("ascii")
+
+
+def drawing_json(model, budget):
+    """The drawing model for the result frame, its steps cut to fit budget bytes."""
+    fields = kidturtle.STEP_FIELDS
+    steps = []
+    size = 0
+    cut = False
+    for st in model["steps"]:
+        d = {"k": st[0]}
+        d.update(zip(fields[st[0]], st[1:]))
+        if d.get("c") is None and st[0] == "move":
+            del d["c"], d["w"]
+        if "t" in d and d["t"] is None:
+            del d["t"]
+        size += len(_dumps(d, ensure_ascii=False, separators=(",", ":"))) + 1
+        if size > budget:
+            cut = True
+            break
+        steps.append(d)
+    xs, ys = model["scale"]
+    w, h = model["width"], model["height"]
+    return {"width": w, "height": h, "view": view_of(model), "bg": model["bg"],
+            "scale": [xs, ys], "steps": steps, "turtles": model["turtles"],
+            "truncated": model["truncated"], "steps_cut": cut}
+
+
+def view_of(model):
+    """[minx, miny, w, h] in world units framing the canvas and every recorded point."""
+    xs, ys = model["scale"]
+    w, h = model["width"], model["height"]
+    x0, y0, x1, y1 = -w / 2.0 / xs, -h / 2.0 / ys, w / 2.0 / xs, h / 2.0 / ys
+    for st in model["steps"]:
+        k = st[0]
+        if k == "move" and st[7]:
+            pts = ((st[3], st[4]), (st[5], st[6]))
+        elif k in ("dot", "text"):
+            pts = ((st[3], st[4]),)
+        elif k == "fill":
+            pts = st[4]
+        else:
+            continue
+        for x, y in pts:
+            if x < x0:
+                x0 = x
+            if x > x1:
+                x1 = x
+            if y < y0:
+                y0 = y
+            if y > y1:
+                y1 = y
+    return [round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)]
+
+
+def _is_ours(filename):
+    return bool(filename) and os.path.dirname(os.path.abspath(filename)) == _HERE
+
+
+def _find(name):
+    try:
+        import importlib.util
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def format_exception(exc, seen=None):
+    """Like traceback.format_exception, without the runner's own frames."""
+    seen = seen if seen is not None else set()
+    seen.add(id(exc))
+    lines = []
+    cause = exc.__cause__
+    context = exc.__context__
+    if cause is not None and id(cause) not in seen:
+        lines += format_exception(cause, seen)
+        lines.append("\nThe above exception was the direct cause of the following exception:\n\n")
+    elif context is not None and not exc.__suppress_context__ and id(context) not in seen:
+        lines += format_exception(context, seen)
+        lines.append("\nDuring handling of the above exception, another exception occurred:\n\n")
+    entries = [fs for fs in traceback.extract_tb(exc.__traceback__) if not _is_ours(fs.filename)]
+    if entries:
+        lines.append("Traceback (most recent call last):\n")
+        lines += traceback.format_list(entries)
+    # The traceback is passed so 3.10+ can add its "Did you mean" suggestions.
+    te = traceback.TracebackException(type(exc), exc, exc.__traceback__, limit=0)
+    lines += list(te.format_exception_only())
+    return lines
+
+
+def build_mpl_cache(folder):
+    try:
+        kidplot.build_cache(folder)
+    except Exception as e:
+        sys.stderr.write("kidrunner: cannot build the matplotlib font cache: %s\n" % e)
+        return 1
+    return 0
+
+
+def main(argv):
+    try:
+        opts = parse_args(argv)
+    except ValueError as e:
+        sys.stderr.write("kidrunner: %s\n" % e)
+        return 2
+    if opts["build_mpl_cache"]:
+        return build_mpl_cache(opts["build_mpl_cache"])
+    if not opts["program"]:
+        sys.stderr.write("kidrunner: no program given\n")
+        return 2
+    runner = Runner(opts)
+    runner.prepare()
+    code, error = runner.run()
+    try:
+        result = runner.result(error)
+    except _BaseException as e:
+        runner.internal(e)
+        result = {"type": "result", "error": error, "images": [], "drawing": None,
+                  "notices": runner.notices}
+    if not runner.frames.send(result):
+        result["drawing"] = None
+        result["images"] = []
+        runner.frames.send(result)
+    for stream in (runner.stdout, runner.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    return code
+
+
+if __name__ == "__main__":
+    _exit(main(sys.argv[1:]))

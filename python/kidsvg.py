@@ -1,0 +1,277 @@
+"""Render a turtle recording (kidturtle's drawing model) to one self-contained SVG.
+
+The recording is only data; this is the single place that turns it into
+markup, so every value a child controls (colours, write() text, font
+families) is escaped here. Colours arrive already normalised to #rrggbb by
+the recorder; anything else is dropped rather than written out.
+"""
+
+import base64
+import re
+
+CJK_FONTS = ("'Noto Sans CJK SC', 'Noto Sans SC', 'Source Han Sans SC', "
+             "'PingFang SC', 'Microsoft YaHei', 'WenQuanYi Micro Hei', sans-serif")
+
+_HEX = re.compile(r"^#[0-9a-f]{6}$")
+# Characters XML 1.0 cannot carry, plus lone surrogates.
+_BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_PX_PER_PT = 4.0 / 3.0
+_TK_ANCHOR = {"left": "start", "center": "middle", "right": "end"}
+
+
+def esc(value):
+    """Escape a string for an XML attribute value or text node."""
+    s = _BAD_XML.sub("\ufffd", str(value))
+    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#39;"))
+
+
+def _color(c):
+    if isinstance(c, str) and _HEX.match(c):
+        return c
+    return None
+
+
+def _num(v):
+    s = "%.1f" % v
+    if s.endswith(".0"):
+        s = s[:-2]
+    if s == "-0":
+        s = "0"
+    return s
+
+
+class _Box(object):
+    def __init__(self):
+        self.x0 = self.y0 = float("inf")
+        self.x1 = self.y1 = float("-inf")
+
+    def add(self, x, y, pad=0.0):
+        if x - pad < self.x0:
+            self.x0 = x - pad
+        if x + pad > self.x1:
+            self.x1 = x + pad
+        if y - pad < self.y0:
+            self.y0 = y - pad
+        if y + pad > self.y1:
+            self.y1 = y + pad
+
+
+def live_items(steps):
+    """Replay deletions: return the drawn steps still visible, in paint order.
+
+    A fill is painted where its begin_fill happened (its "z"), as Tk stacks
+    the polygon item it created then beneath lines drawn afterwards.
+    """
+    live = {}
+    stamps = {}
+    for i, st in enumerate(steps):
+        k = st[0]
+        if k == "move":
+            if st[7]:
+                live[i] = (i, st)
+        elif k == "fill":
+            live[i] = (st[5], st)
+        elif k in ("dot", "text"):
+            live[i] = (i, st)
+        elif k == "stamp":
+            live[i] = (i, st)
+            stamps[(st[1], _key(st[3]))] = i
+        elif k == "unstamp":
+            j = stamps.pop((st[1], _key(st[3])), None)
+            if j is not None:
+                live.pop(j, None)
+        elif k == "del":
+            live.pop(st[3], None)
+        elif k == "clear":
+            t = st[1]
+            if t is None:
+                live.clear()
+                stamps.clear()
+            else:
+                for j in [j for j, (_, s) in live.items() if s[1] == t]:
+                    del live[j]
+                for key in [key for key in stamps if key[0] == t]:
+                    del stamps[key]
+    order = sorted(live.items(), key=lambda kv: (kv[1][0], kv[0]))
+    return [st for _, (_, st) in order]
+
+
+def _key(stamp_id):
+    return tuple(stamp_id) if isinstance(stamp_id, list) else stamp_id
+
+
+def render(drawing):
+    """Return the SVG text for a drawing dict (kidturtle.TurtleScreen.drawing())."""
+    xs, ys = drawing.get("scale", [1.0, 1.0])
+    box = _Box()
+    out = []
+    W, H = drawing["width"], drawing["height"]
+    box.add(-W / 2.0, -H / 2.0)
+    box.add(W / 2.0, H / 2.0)
+
+    def P(x, y):
+        return x * xs, -y * ys
+
+    path = None  # [colour, width, [d parts], last point]
+
+    def flush():
+        if path is not None:
+            out.append('<path d="%s" stroke="%s" stroke-width="%s" fill="none" '
+                       'stroke-linecap="round" stroke-linejoin="round"/>'
+                       % ("".join(path[2]), path[0], _num(path[1])))
+
+    for st in live_items(drawing["steps"]):
+        k = st[0]
+        if k == "move":
+            c = _color(st[7])
+            if c is None:
+                continue
+            w = _width(st[8])
+            x1, y1 = P(st[3], st[4])
+            x2, y2 = P(st[5], st[6])
+            a1, b1, a2, b2 = _num(x1), _num(y1), _num(x2), _num(y2)
+            box.add(x1, y1, w / 2.0)
+            box.add(x2, y2, w / 2.0)
+            if path is not None and path[0] == c and path[1] == w:
+                if path[3] != (a1, b1):
+                    path[2].append("M%s %s" % (a1, b1))
+                path[2].append("L%s %s" % (a2, b2))
+                path[3] = (a2, b2)
+                continue
+            flush()
+            path = [c, w, ["M%s %sL%s %s" % (a1, b1, a2, b2)], (a2, b2)]
+            continue
+        flush()
+        path = None
+        if k == "fill":
+            c = _color(st[3])
+            if c is None or len(st[4]) < 3:
+                continue
+            pts = [P(x, y) for x, y in st[4]]
+            for x, y in pts:
+                box.add(x, y)
+            out.append('<path d="%s" fill="%s" fill-rule="evenodd"/>' % (_poly_d(pts), c))
+        elif k == "dot":
+            c = _color(st[6])
+            if c is None:
+                continue
+            x, y = P(st[3], st[4])
+            r = _width(st[5]) / 2.0
+            box.add(x, y, r)
+            out.append('<circle cx="%s" cy="%s" r="%s" fill="%s"/>' % (_num(x), _num(y), _num(r), c))
+        elif k == "text":
+            out.append(_text(st, P, box))
+        elif k == "stamp":
+            out.extend(_parts(st[9], P, box, drawing))
+    flush()
+    for t in drawing.get("turtles", []):
+        if t.get("visible"):
+            out.extend(_parts([p + [t.get("ow", 1)] for p in t.get("parts", [])], P, box, drawing))
+    pad = 10.0
+    x0, y0 = box.x0 - pad, box.y0 - pad
+    w, h = box.x1 - box.x0 + 2 * pad, box.y1 - box.y0 + 2 * pad
+    bg = _color(drawing.get("bg")) or "#ffffff"
+    head = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="%s %s %s %s" width="%s" height="%s">'
+            '<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>'
+            % (_num(x0), _num(y0), _num(w), _num(h), _num(w), _num(h),
+               _num(x0), _num(y0), _num(w), _num(h), bg))
+    return head + "".join(out) + "</svg>"
+
+
+def _width(w):
+    try:
+        w = float(w)
+    except (TypeError, ValueError):
+        return 1.0
+    if w != w or w < 0:
+        return 1.0
+    return min(w, 10000.0)
+
+
+def _poly_d(pts):
+    d = ["M%s %s" % (_num(pts[0][0]), _num(pts[0][1]))]
+    for x, y in pts[1:]:
+        d.append("L%s %s" % (_num(x), _num(y)))
+    return "".join(d) + "Z"
+
+
+def _parts(parts, P, box, drawing):
+    out = []
+    for part in parts:
+        if not part:
+            continue
+        if part[0] == "image":
+            # GIF shapes are not drawn yet: the turtle is left out.
+            continue
+        pts, fc, oc = part[0], _color(part[1]), _color(part[2])
+        ow = _width(part[3] if len(part) > 3 else 1)
+        if len(pts) < 2:
+            continue
+        pp = [P(x, y) for x, y in pts]
+        for x, y in pp:
+            box.add(x, y, ow)
+        out.append('<path d="%s" fill="%s" stroke="%s" stroke-width="%s" stroke-linejoin="round"/>'
+                   % (_poly_d(pp), fc or "none", oc or "none", _num(ow)))
+    return out
+
+
+def _text(st, P, box):
+    _, _, _, x, y, text, align, font, c = st
+    c = _color(c) or "#000000"
+    family, size, style = (list(font) + ["Arial", 8, "normal"])[:3] if font else ("Arial", 8, "normal")
+    try:
+        size = float(size)
+    except (TypeError, ValueError):
+        size = 8.0
+    px = -size if size < 0 else size * _PX_PER_PT
+    px = min(max(px, 1.0), 2000.0)
+    style = str(style).lower()
+    X, Y = P(x, y)
+    # Tk anchors text by its bottom edge ("sw"/"s"/"se") one pixel left of the
+    # turtle; SVG places the baseline, so lift it by the descent.
+    X -= 1
+    lines = str(text).split("\n")
+    n = len(lines)
+    base = Y - px * 0.25 - (n - 1) * px * 1.2
+    anchor = _TK_ANCHOR.get(align, "start")
+    widths = [sum(px if _wide(ch) else px * 0.6 for ch in line) for line in lines]
+    wmax = max(widths) if widths else 0
+    left = {"start": X, "middle": X - wmax / 2.0, "end": X - wmax}[anchor]
+    box.add(left, base - px)
+    box.add(left + wmax, Y)
+    attrs = ['x="%s"' % _num(X), 'y="%s"' % _num(base),
+             'font-family="%s, %s"' % (esc(_family(family)), CJK_FONTS),
+             'font-size="%s"' % _num(px), 'fill="%s"' % c]
+    if anchor != "start":
+        attrs.append('text-anchor="%s"' % anchor)
+    if "bold" in style:
+        attrs.append('font-weight="bold"')
+    if "italic" in style:
+        attrs.append('font-style="italic"')
+    if "underline" in style:
+        attrs.append('text-decoration="underline"')
+    if n == 1:
+        body = esc(lines[0])
+    else:
+        body = "".join('<tspan x="%s" dy="%s">%s</tspan>'
+                       % (_num(X), "0" if i == 0 else _num(px * 1.2), esc(line))
+                       for i, line in enumerate(lines))
+    return "<text %s>%s</text>" % (" ".join(attrs), body)
+
+
+def _family(family):
+    # Quote the child's family name so commas or quotes in it stay one name.
+    f = str(family).replace("'", "").replace('"', "").replace(";", "")
+    return "'%s'" % f
+
+
+def _wide(ch):
+    o = ord(ch)
+    return (0x1100 <= o <= 0x115F or 0x2E80 <= o <= 0xA4CF or 0xAC00 <= o <= 0xD7A3
+            or 0xF900 <= o <= 0xFAFF or 0xFE30 <= o <= 0xFE4F or 0xFF00 <= o <= 0xFF60
+            or 0xFFE0 <= o <= 0xFFE6 or o >= 0x1F300)
+
+
+def to_base64(svg):
+    return base64.b64encode(svg.encode("utf-8")).decode("ascii")
