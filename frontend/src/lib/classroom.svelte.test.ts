@@ -1,0 +1,334 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { EditorView } from '@codemirror/view';
+import type { Backend, EventPayloads, RunRequest, RunResult, SandboxStatus, Settings } from './backend';
+import { Classroom } from './classroom.svelte';
+import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
+
+const READY: SandboxStatus = { ready: true, checking: false, reason: '', fix: '', python: 'python3', sandbox: 'bwrap', version: 't' };
+const CHECKING: SandboxStatus = { ready: false, checking: true, reason: '', fix: '', python: '', sandbox: '', version: 't' };
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** A backend driven by the test: it records calls and lets the test emit events and answer Run(). */
+class ScriptedBackend implements Backend {
+  calls: string[] = [];
+  listeners = new Map<string, Set<(p: unknown) => void>>();
+  statusValue: SandboxStatus = READY;
+  settings: Settings = { lang: 'en', fontSize: 18, timeoutSeconds: 10, python: '' };
+  runAnswers: ReturnType<typeof deferred<string>>[] = [];
+  autoRunId: string | null = 'run-1';
+  saved: Settings[] = [];
+
+  emit<E extends EventName>(name: E, payload: EventPayloads[E]) {
+    for (const cb of [...(this.listeners.get(name) ?? [])]) cb(payload);
+  }
+  on<E extends EventName>(name: E, cb: (p: EventPayloads[E]) => void) {
+    const set = this.listeners.get(name) ?? new Set();
+    this.listeners.set(name, set);
+    set.add(cb as (p: unknown) => void);
+    return () => set.delete(cb as (p: unknown) => void);
+  }
+  async status() {
+    return this.statusValue;
+  }
+  async run(req: RunRequest) {
+    this.calls.push(`Run ${req.name} ${req.lang} ${JSON.stringify(req.code)}`);
+    if (this.autoRunId) return this.autoRunId;
+    const d = deferred<string>();
+    this.runAnswers.push(d);
+    return d.promise;
+  }
+  async sendInput(runId: string, line: string) {
+    this.calls.push(`SendInput ${runId} ${line}`);
+  }
+  async stop(runId: string) {
+    this.calls.push(`Stop ${runId}`);
+  }
+  async starDemo() {
+    return 'print("star")';
+  }
+  async getSettings() {
+    return { ...this.settings };
+  }
+  async saveSettings(s: Settings) {
+    this.saved.push(s);
+    return { ...s };
+  }
+  async systemLanguage() {
+    return 'zh_CN';
+  }
+  async saveFile(name: string) {
+    return `/tmp/${name}`;
+  }
+}
+
+function result(partial: Partial<RunResult> = {}): RunResult {
+  return { status: 'ok', exit_code: 0, duration_ms: 12, stdout: '', stderr: '', truncated: false, error: null, images: [], ...partial };
+}
+
+/** Runs scheduled console flushes by hand, so tests decide when a frame happens. */
+function manualFrames() {
+  const queue: (() => void)[] = [];
+  return {
+    schedule: (f: () => void) => void queue.push(f),
+    frame: () => queue.splice(0).forEach((f) => f()),
+  };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+let cleanups: (() => void)[] = [];
+afterEach(() => {
+  cleanups.forEach((c) => c());
+  cleanups = [];
+});
+
+async function setup(b = new ScriptedBackend()) {
+  const frames = manualFrames();
+  const room = new Classroom(b, { schedule: frames.schedule });
+  cleanups.push(room.connect());
+  return { b, room, frames };
+}
+
+describe('Classroom start-up', () => {
+  it('loads settings and runs the star demo once when the sandbox is ready', async () => {
+    const { b, room } = await setup();
+    await room.start();
+    await tick();
+    expect(room.lang).toBe('en');
+    expect(room.editor.code).toBe('print("star")');
+    expect(b.calls).toEqual(['Run main.py en "print(\\"star\\")"']);
+    b.emit(EventStatus, READY);
+    await tick();
+    expect(b.calls.length).toBe(1);
+  });
+
+  it('waits for the status event while the sandbox is being checked', async () => {
+    const b = new ScriptedBackend();
+    b.statusValue = CHECKING;
+    const { room } = await setup(b);
+    await room.start();
+    expect(room.checking).toBe(true);
+    expect(room.ready).toBe(false);
+    await room.run();
+    expect(b.calls).toEqual([]);
+    b.emit(EventStatus, READY);
+    await tick();
+    expect(room.ready).toBe(true);
+    expect(b.calls.length).toBe(1);
+  });
+
+  it('does not run when the sandbox is unavailable', async () => {
+    const b = new ScriptedBackend();
+    b.statusValue = { ...READY, ready: false, reason: 'no bwrap', fix: 'sudo apt-get install bubblewrap' };
+    const { room } = await setup(b);
+    await room.start();
+    await tick();
+    expect(room.ready).toBe(false);
+    expect(room.checking).toBe(false);
+    expect(b.calls).toEqual([]);
+  });
+
+  it('follows the system language when the settings do not choose one', async () => {
+    const b = new ScriptedBackend();
+    b.settings = { ...b.settings, lang: '' as never };
+    b.statusValue = CHECKING;
+    const { room } = await setup(b);
+    await room.start();
+    expect(room.lang).toBe('zh');
+  });
+});
+
+describe('Classroom runs', () => {
+  async function started() {
+    const b = new ScriptedBackend();
+    b.statusValue = CHECKING;
+    const s = await setup(b);
+    await s.room.start();
+    s.b.statusValue = READY;
+    s.room.status = READY;
+    return s;
+  }
+
+  it('shows output, asks for input, echoes it and finishes', async () => {
+    const { b, room, frames } = await started();
+    room.editor.setCode('name = input("Name? ")\nprint("Hi", name)');
+    await room.run();
+    expect(room.running).toBe(true);
+    expect(room.runId).toBe('run-1');
+
+    b.emit(EventRunOutput, { runId: 'run-1', stream: 'stdout', text: 'Name? ' });
+    b.emit(EventRunWaiting, { runId: 'run-1', prompt: 'Name? ' });
+    expect(room.waiting).toBe('Name? ');
+    frames.frame();
+    expect(room.console.openLineId).not.toBeNull();
+
+    await room.sendInput('Ada');
+    expect(b.calls).toContain('SendInput run-1 Ada');
+    expect(room.waiting).toBeNull();
+    b.emit(EventRunInputDone, { runId: 'run-1' });
+    b.emit(EventRunOutput, { runId: 'run-1', stream: 'stdout', text: 'Hi Ada\n' });
+    b.emit(EventRunOutput, { runId: 'run-1', stream: 'stderr', text: 'warn\n' });
+    b.emit(EventRunDone, { runId: 'run-1', result: result({ duration_ms: 1500 }) });
+
+    expect(room.running).toBe(false);
+    expect(room.console.text()).toBe('Name? Ada\nHi Ada\nwarn');
+    expect(room.console.lines[0].segs.map((s) => s.kind)).toEqual(['stdout', 'input']);
+    expect(room.console.lines[2].segs[0].kind).toBe('stderr');
+    expect(room.outcome?.key).toBe('doneOk');
+    expect(room.outcome?.seconds).toBe('1.50');
+  });
+
+  it('batches output into one update per frame', async () => {
+    const { b, room, frames } = await started();
+    await room.run();
+    for (let i = 0; i < 100; i++) b.emit(EventRunOutput, { runId: 'run-1', stream: 'stdout', text: `${i}\n` });
+    expect(room.console.lines.length).toBe(0);
+    frames.frame();
+    expect(room.console.lines.length).toBe(100);
+  });
+
+  it('ignores events of other runs', async () => {
+    const { b, room } = await started();
+    await room.run();
+    b.emit(EventRunOutput, { runId: 'old', stream: 'stdout', text: 'stale\n' });
+    b.emit(EventRunWaiting, { runId: 'old', prompt: '?' });
+    b.emit(EventRunDone, { runId: 'old', result: result({ status: 'timeout' }) });
+    expect(room.waiting).toBeNull();
+    expect(room.running).toBe(true);
+    expect(room.result).toBeNull();
+    expect(room.console.text()).toBe('');
+  });
+
+  it('keeps early events of the new run and drops the old run’s while Run() is pending', async () => {
+    const { b, room } = await started();
+    b.autoRunId = null;
+    const p = room.run();
+    await tick();
+    b.emit(EventRunOutput, { runId: 'old', stream: 'stdout', text: 'old\n' });
+    b.emit(EventRunOutput, { runId: 'new', stream: 'stdout', text: 'new\n' });
+    b.emit(EventRunDone, { runId: 'old', result: result({ status: 'killed', stopped: true }) });
+    b.runAnswers[0].resolve('new');
+    await p;
+    expect(room.runId).toBe('new');
+    expect(room.console.text()).toBe('new');
+    expect(room.running).toBe(true);
+  });
+
+  it('a second Run restarts: only the newest run counts', async () => {
+    const { b, room } = await started();
+    b.autoRunId = null;
+    const first = room.run();
+    await tick();
+    const second = room.run();
+    await tick();
+    b.runAnswers[1].resolve('two');
+    await second;
+    b.runAnswers[0].resolve('one');
+    await first;
+    expect(room.runId).toBe('two');
+    b.emit(EventRunDone, { runId: 'one', result: result() });
+    expect(room.running).toBe(true);
+  });
+
+  it('Stop stops the current run and keeps the output', async () => {
+    const { b, room, frames } = await started();
+    await room.run();
+    b.emit(EventRunOutput, { runId: 'run-1', stream: 'stdout', text: '1\n2\n' });
+    frames.frame();
+    await room.stop();
+    expect(b.calls).toContain('Stop run-1');
+    b.emit(EventRunDone, { runId: 'run-1', result: result({ status: 'killed', stopped: true }) });
+    expect(room.console.text()).toBe('1\n2');
+    expect(room.outcome?.key).toBe('stopped');
+  });
+
+  it('Stop before Run() answers stops the run once its id is known', async () => {
+    const { b, room } = await started();
+    b.autoRunId = null;
+    const p = room.run();
+    await tick();
+    await room.stop();
+    b.runAnswers[0].resolve('late');
+    await p;
+    expect(b.calls).toContain('Stop late');
+  });
+
+  it('names the limit that stopped a run', async () => {
+    const { b, room } = await started();
+    await room.run();
+    b.emit(EventRunDone, { runId: 'run-1', result: result({ status: 'timeout', exit_code: 124, limits: { wallSeconds: 7, memoryMiB: 1, outputKiB: 1 } }) });
+    expect(room.outcome?.key).toBe('timeout');
+    expect(room.t(room.outcome!.key, room.outcome!.params)).toBe('⏱️ Stopped: ran longer than 7 s');
+  });
+
+  it('reports a Run that fails to start', async () => {
+    const { b, room } = await started();
+    b.run = async () => {
+      throw 'engine gone';
+    };
+    await room.run();
+    expect(room.running).toBe(false);
+    expect(room.runFailure).toBe('engine gone');
+  });
+});
+
+describe('Classroom error line', () => {
+  it('highlights the error line, and clears it on the next edit and the next run', async () => {
+    const b = new ScriptedBackend();
+    b.statusValue = CHECKING;
+    const { room } = await setup(b);
+    await room.start();
+    room.status = READY;
+    const host = document.createElement('div');
+    document.body.append(host);
+    cleanups.push(room.editor.attach(host));
+    room.editor.setCode('a = 1\nprint(1/0)\nb = 2');
+    await room.run();
+    const err = { type: 'ZeroDivisionError', message: 'division by zero', line: 2, hint: 'no /0' };
+    b.emit(EventRunDone, { runId: 'run-1', result: result({ status: 'error', exit_code: 1, error: err }) });
+    flushSync();
+    expect(room.editor.errorLine).toBe(2);
+    expect(room.editor.hasErrorMark()).toBe(true);
+    expect(host.querySelector('.cm-error-line')?.textContent).toBe('print(1/0)');
+    expect(room.outcome?.key).toBe('errorTitle');
+
+    await room.run();
+    expect(room.editor.errorLine).toBeNull();
+    expect(room.editor.hasErrorMark()).toBe(false);
+
+    b.emit(EventRunDone, { runId: 'run-1', result: result({ status: 'error', exit_code: 1, error: err }) });
+    expect(room.editor.hasErrorMark()).toBe(true);
+    const view = EditorView.findFromDOM(host.querySelector('.cm-editor') as HTMLElement)!;
+    view.dispatch({ changes: { from: 0, insert: '# hi\n' } });
+    expect(room.editor.hasErrorMark()).toBe(false);
+    expect(room.editor.errorLine).toBeNull();
+  });
+});
+
+describe('Classroom settings', () => {
+  it('zooms within bounds and stores the size', async () => {
+    const { b, room } = await setup();
+    await room.start();
+    await room.zoom(1);
+    expect(room.editor.fontSize).toBe(20);
+    expect(b.saved.at(-1)?.fontSize).toBe(20);
+    for (let i = 0; i < 30; i++) await room.zoom(1);
+    expect(room.editor.fontSize).toBe(40);
+    await room.zoom(0);
+    expect(room.editor.fontSize).toBe(18);
+  });
+
+  it('switching language stores it and keeps the other settings', async () => {
+    const { b, room } = await setup();
+    await room.start();
+    await room.setLang('zh');
+    expect(room.lang).toBe('zh');
+    expect(b.saved.at(-1)).toEqual({ lang: 'zh', fontSize: 18, timeoutSeconds: 10, python: '' });
+  });
+});

@@ -1,0 +1,236 @@
+// The classroom's state: settings and language, the sandbox status, the one
+// run at a time and everything it reports. Components read from it and call
+// its methods; it talks to the Go app only through a Backend.
+
+import { ConsoleState, type Scheduler } from './console.svelte';
+import type { Backend, Lang, RunResult, SandboxStatus, Settings } from './backend';
+import { DrawingState, type Clock, type SaveOutcome } from './drawing.svelte';
+import { CodeEditor, DEFAULT_FONT_SIZE } from './editor.svelte';
+import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus } from './events';
+import { toLang, translate, type MessageKey, type Params } from './i18n';
+import { describeResult, type Outcome } from './outcome';
+
+export const MIN_FONT = 10;
+export const MAX_FONT = 40;
+export const PROGRAM_NAME = 'main.py';
+
+export type PanelName = 'editor' | 'console' | 'drawing';
+
+export interface ClassroomOptions {
+  schedule?: Scheduler;
+  clock?: Clock;
+}
+
+export class Classroom {
+  readonly backend: Backend;
+  readonly console: ConsoleState;
+  readonly drawing: DrawingState;
+  readonly editor: CodeEditor;
+
+  lang = $state<Lang>('zh');
+  settings = $state<Settings | null>(null);
+  status = $state<SandboxStatus | null>(null);
+  /** The run whose events are shown; events of any other run are ignored. */
+  runId = $state<string | null>(null);
+  running = $state(false);
+  /** The prompt of the input() the program is waiting in, or null. */
+  waiting = $state<string | null>(null);
+  result = $state.raw<RunResult | null>(null);
+  outcome = $derived(this.result ? describeResult(this.result) : null);
+  /** A run that could not even start, with the reason. */
+  runFailure = $state<string | null>(null);
+  /** A short message after saving a file or the settings. */
+  toast = $state<{ text: string; tone: 'ok' | 'error' } | null>(null);
+  panels = $state<Record<PanelName, boolean>>({ editor: true, console: true, drawing: true });
+  settingsOpen = $state(false);
+
+  ready = $derived(this.status?.ready === true);
+  checking = $derived(this.status === null || (!this.status.ready && !!this.status.checking));
+
+  #starting = false;
+  /** Events that arrived while Run() had not yet told us the new run's id. */
+  #early: { runId: string; apply: () => void }[] = [];
+  /** Stop pressed before Run() answered. */
+  #stopEarly = false;
+  #demoDone = false;
+  /** Settings and language are known: only then may the demo run, so its messages come in the right language. */
+  #started = false;
+  #saveChain: Promise<unknown> = Promise.resolve();
+  #saveSeq = 0;
+
+  constructor(backend: Backend, opts: ClassroomOptions = {}) {
+    this.backend = backend;
+    this.console = new ConsoleState({ schedule: opts.schedule });
+    this.drawing = new DrawingState(backend, opts.clock);
+    this.editor = new CodeEditor({
+      run: () => void this.run(),
+      stop: () => void this.stop(),
+      zoom: (step) => void this.zoom(step),
+    });
+  }
+
+  t = (key: MessageKey, params?: Params): string => translate(this.lang, key, params);
+
+  /** Subscribes to the app's events; call before start() and call the result on teardown. */
+  connect(): () => void {
+    const b = this.backend;
+    const offs = [
+      b.on(EventRunOutput, (e) => this.#forRun(e.runId, () => this.console.append(e.stream === 'stderr' ? 'stderr' : 'stdout', e.text))),
+      b.on(EventRunWaiting, (e) => this.#forRun(e.runId, () => (this.waiting = e.prompt ?? ''))),
+      b.on(EventRunInputDone, (e) => this.#forRun(e.runId, () => (this.waiting = null))),
+      b.on(EventRunDone, (e) => this.#forRun(e.runId, () => this.#finish(e.result))),
+      b.on(EventStatus, (s) => this.#applyStatus(s)),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  /** Loads settings, language and sandbox status; runs the star demo once the sandbox is ready. */
+  async start(): Promise<void> {
+    const [settings, status] = await Promise.all([
+      this.backend.getSettings(),
+      this.backend.status().catch(() => null),
+    ]);
+    this.#applySettings(settings);
+    if (!toLang(settings.lang)) {
+      this.lang = toLang(await this.backend.systemLanguage().catch(() => '')) ?? 'zh';
+    }
+    this.editor.setPlaceholder(this.t('editorPlaceholder'));
+    // The status event may have arrived while we waited; a ready verdict must not be overwritten by a stale "checking".
+    if (status && !(this.status?.ready && !status.ready)) this.status = status;
+    this.#started = true;
+    this.#maybeRunDemo();
+  }
+
+  async run(): Promise<void> {
+    if (!this.ready) return;
+    const code = this.editor.code;
+    this.editor.clearError();
+    this.console.clear();
+    this.result = null;
+    this.runFailure = null;
+    this.waiting = null;
+    this.drawing.skipToEnd();
+    this.running = true;
+    this.runId = null;
+    this.#starting = true;
+    this.#early = [];
+    this.#stopEarly = false;
+    let id: string;
+    try {
+      id = await this.backend.run({ code, name: PROGRAM_NAME, lang: this.lang });
+    } catch (e) {
+      this.#starting = false;
+      this.#early = [];
+      this.running = false;
+      this.runFailure = String(e);
+      return;
+    }
+    if (!this.#starting) return; // a newer run() has begun since
+    this.#starting = false;
+    this.runId = id;
+    const early = this.#early;
+    this.#early = [];
+    for (const ev of early) if (ev.runId === id) ev.apply();
+    if (this.#stopEarly && this.running) await this.backend.stop(id).catch(() => {});
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    if (this.#starting || !this.runId) {
+      this.#stopEarly = true;
+      return;
+    }
+    await this.backend.stop(this.runId).catch(() => {});
+  }
+
+  async sendInput(line: string): Promise<void> {
+    const id = this.runId;
+    if (!id || this.waiting === null) return;
+    this.waiting = null;
+    // input() read from a pipe does not echo: show what was typed, as a terminal would.
+    this.console.append('input', line + '\n');
+    await this.backend.sendInput(id, line).catch((e) => (this.runFailure = String(e)));
+  }
+
+  /** Puts the star program in the editor and runs it when the sandbox allows. */
+  async loadStarDemo(): Promise<void> {
+    const code = await this.backend.starDemo();
+    this.editor.setCode(code);
+    await this.run();
+  }
+
+  toggle(panel: PanelName): void {
+    this.panels[panel] = !this.panels[panel];
+  }
+
+  async setLang(lang: Lang): Promise<void> {
+    this.lang = lang;
+    this.editor.setPlaceholder(this.t('editorPlaceholder'));
+    if (this.settings) await this.saveSettings({ ...this.settings, lang });
+  }
+
+  async zoom(step: number): Promise<void> {
+    const size = step === 0 ? DEFAULT_FONT_SIZE : Math.min(MAX_FONT, Math.max(MIN_FONT, this.editor.fontSize + step * 2));
+    if (size === this.editor.fontSize) return;
+    this.editor.setFontSize(size);
+    if (this.settings) await this.saveSettings({ ...this.settings, fontSize: size });
+  }
+
+  /** Stores settings in call order; the answer of the latest call wins. */
+  async saveSettings(s: Settings): Promise<Settings | null> {
+    const seq = ++this.#saveSeq;
+    const { warning: _drop, ...toStore } = s;
+    const p = this.#saveChain.then(() => this.backend.saveSettings(toStore as Settings));
+    this.#saveChain = p.catch(() => {});
+    try {
+      const stored = await p;
+      if (seq === this.#saveSeq) this.#applySettings({ ...stored, warning: this.settings?.warning });
+      return stored;
+    } catch (e) {
+      this.toast = { tone: 'error', text: String(e) };
+      return null;
+    }
+  }
+
+  showSaved(r: SaveOutcome): void {
+    if (!r) return;
+    this.toast = r.ok ? { tone: 'ok', text: this.t('saved', { path: r.path }) } : { tone: 'error', text: this.t('saveFailed', { msg: r.error }) };
+  }
+
+  #applySettings(s: Settings): void {
+    this.settings = s;
+    const lang = toLang(s.lang);
+    if (lang) this.lang = lang;
+    if (s.fontSize && s.fontSize !== this.editor.fontSize) this.editor.setFontSize(s.fontSize);
+  }
+
+  #applyStatus(s: SandboxStatus): void {
+    this.status = s;
+    this.#maybeRunDemo();
+  }
+
+  #maybeRunDemo(): void {
+    if (this.#started && this.ready && !this.#demoDone) {
+      this.#demoDone = true;
+      void this.loadStarDemo().catch((e) => (this.runFailure = String(e)));
+    }
+  }
+
+  #forRun(runId: string, apply: () => void): void {
+    if (this.#starting) {
+      this.#early.push({ runId, apply });
+      return;
+    }
+    if (runId === this.runId) apply();
+  }
+
+  #finish(result: RunResult): void {
+    this.console.flush();
+    this.running = false;
+    this.waiting = null;
+    this.result = result;
+    this.drawing.setResult(result);
+    const line = result.error?.line;
+    if (typeof line === 'number' && line > 0) this.editor.showError(line);
+  }
+}

@@ -1,0 +1,184 @@
+// The code editor: one CodeMirror view owned by this state, created when a
+// component attaches it and destroyed in that effect's cleanup. Font size and
+// placeholder change at run time through compartments.
+
+import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { python } from '@codemirror/lang-python';
+import { bracketMatching, defaultHighlightStyle, indentOnInput, indentUnit, syntaxHighlighting } from '@codemirror/language';
+import { Compartment, EditorState, Prec, StateEffect, StateField, type Extension } from '@codemirror/state';
+import {
+  Decoration,
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+  placeholder,
+  type DecorationSet,
+} from '@codemirror/view';
+
+export interface EditorActions {
+  run(): void;
+  stop(): void;
+  /** +1 bigger, -1 smaller, 0 back to the default size. */
+  zoom(step: number): void;
+}
+
+export const DEFAULT_FONT_SIZE = 18;
+
+const setErrorLine = StateEffect.define<number | null>();
+
+const errorLineMark = Decoration.line({ class: 'cm-error-line' });
+
+/** The highlighted error line; any edit clears it, because the line number may no longer mean the same code. */
+const errorLineField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    for (const e of tr.effects) {
+      if (e.is(setErrorLine)) {
+        const n = e.value;
+        if (n === null || n < 1 || n > tr.state.doc.lines) return Decoration.none;
+        return Decoration.set([errorLineMark.range(tr.state.doc.line(n).from)]);
+      }
+    }
+    return tr.docChanged ? Decoration.none : deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+function fontTheme(px: number): Extension {
+  return EditorView.theme({
+    '&': { fontSize: `${px}px` },
+    '.cm-content, .cm-gutters': { fontFamily: 'var(--code-font)' },
+  });
+}
+
+export class CodeEditor {
+  fontSize = $state(DEFAULT_FONT_SIZE);
+  /** The line the last run failed on, while it is highlighted. */
+  errorLine = $state<number | null>(null);
+
+  #view: EditorView | null = null;
+  #doc = '';
+  #placeholder = '';
+  #actions: EditorActions;
+  #font = new Compartment();
+  #hint = new Compartment();
+
+  constructor(actions: EditorActions) {
+    this.#actions = actions;
+  }
+
+  get attached(): boolean {
+    return this.#view !== null;
+  }
+
+  /** Creates the view inside `parent`; the returned function destroys it (use as an $effect cleanup). */
+  attach(parent: HTMLElement): () => void {
+    this.#view?.destroy();
+    const view = new EditorView({ parent, state: this.#newState(this.#doc) });
+    this.#view = view;
+    if (this.errorLine !== null) this.#markError(this.errorLine, false);
+    return () => {
+      this.#doc = view.state.doc.toString();
+      view.destroy();
+      if (this.#view === view) this.#view = null;
+    };
+  }
+
+  get code(): string {
+    return this.#view ? this.#view.state.doc.toString() : this.#doc;
+  }
+
+  setCode(code: string): void {
+    this.errorLine = null;
+    this.#doc = code;
+    // A fresh state also starts a fresh undo history: undo must not bring back the previous program.
+    this.#view?.setState(this.#newState(code));
+  }
+
+  setFontSize(px: number): void {
+    this.fontSize = px;
+    this.#view?.dispatch({ effects: this.#font.reconfigure(fontTheme(px)) });
+  }
+
+  setPlaceholder(text: string): void {
+    this.#placeholder = text;
+    this.#view?.dispatch({ effects: this.#hint.reconfigure(placeholder(text)) });
+  }
+
+  /** Highlights a line (1-based) and scrolls it into view. */
+  showError(line: number): void {
+    this.errorLine = line;
+    this.#markError(line, true);
+  }
+
+  clearError(): void {
+    if (this.errorLine === null) return;
+    this.errorLine = null;
+    this.#view?.dispatch({ effects: setErrorLine.of(null) });
+  }
+
+  focus(): void {
+    this.#view?.focus();
+  }
+
+  /** Whether the view currently shows an error decoration (for tests and the status line). */
+  hasErrorMark(): boolean {
+    const v = this.#view;
+    return !!v && v.state.field(errorLineField).size > 0;
+  }
+
+  #markError(line: number, scroll: boolean): void {
+    const v = this.#view;
+    if (!v) return;
+    const effects: StateEffect<unknown>[] = [setErrorLine.of(line)];
+    if (scroll && line >= 1 && line <= v.state.doc.lines) {
+      effects.push(EditorView.scrollIntoView(v.state.doc.line(line).from, { y: 'center' }));
+    }
+    v.dispatch({ effects });
+  }
+
+  #newState(doc: string): EditorState {
+    const a = this.#actions;
+    const run = () => (a.run(), true);
+    const stop = () => (a.stop(), true);
+    return EditorState.create({
+      doc,
+      extensions: [
+        Prec.highest(
+          keymap.of([
+            { key: 'Mod-Enter', run },
+            { key: 'Escape', run: stop },
+            { key: 'Mod-=', run: () => (a.zoom(1), true) },
+            { key: 'Mod-+', run: () => (a.zoom(1), true) },
+            { key: 'Mod--', run: () => (a.zoom(-1), true) },
+            { key: 'Mod-0', run: () => (a.zoom(0), true) },
+          ]),
+        ),
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        history(),
+        drawSelection(),
+        indentOnInput(),
+        bracketMatching(),
+        closeBrackets(),
+        highlightActiveLine(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        python(),
+        indentUnit.of('    '),
+        EditorState.tabSize.of(4),
+        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
+        this.#font.of(fontTheme(this.fontSize)),
+        this.#hint.of(placeholder(this.#placeholder)),
+        errorLineField,
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged && this.errorLine !== null) this.errorLine = null;
+        }),
+        EditorView.contentAttributes.of({ 'aria-label': 'Python', spellcheck: 'false', autocorrect: 'off', autocapitalize: 'off' }),
+      ],
+    });
+  }
+}

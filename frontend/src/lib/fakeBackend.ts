@@ -1,0 +1,265 @@
+// A stand-in for the Go app, for `npm run dev` and the screenshot harness
+// when no real backend is around. It does not run Python: it recognises a
+// few shapes of program (print of a literal, input(), a counting loop, an
+// endless loop, a division by zero, a turtle program) and answers the way
+// the real app would, events included. Never part of a production bundle.
+
+import type { Backend, Drawing, DrawStep, EventPayloads, Lang, RunResult, SandboxStatus, Settings, WailsApp, WailsGlobals } from './backend';
+import { utf8ToBase64 } from './base64';
+import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
+
+export interface FakeOptions {
+  lang?: Lang | '';
+  systemLang?: Lang;
+  /** How long the sandbox check takes before `sandbox:status` says ready. */
+  checkingMs?: number;
+  /** Report a broken sandbox instead. */
+  broken?: boolean;
+  /** Pretend the settings file was broken. */
+  settingsWarning?: string;
+}
+
+export const STAR_DEMO = `import turtle
+
+t = turtle.Turtle()
+t.speed(6)
+t.pensize(3)
+t.color("orange", "gold")
+t.begin_fill()
+for i in range(5):
+    t.forward(200)
+    t.right(144)
+t.end_fill()
+t.hideturtle()
+print("⭐ 星星画好了！ The star is ready!")
+`;
+
+type Listener = (payload: unknown) => void;
+
+export function starDrawing(): Drawing {
+  const steps: DrawStep[] = [{ k: 'look', t: 0, s: 6, shape: 'classic', visible: true, size: 1 }];
+  let x = -100;
+  let y = 35;
+  let h = 0;
+  steps.push({ k: 'move', t: 0, s: 0, x1: 0, y1: 0, x2: x, y2: y });
+  const pts: [number, number][] = [[x, y]];
+  for (let i = 0; i < 5; i++) {
+    const nx = Math.round((x + 200 * Math.cos((h * Math.PI) / 180)) * 100) / 100;
+    const ny = Math.round((y + 200 * Math.sin((h * Math.PI) / 180)) * 100) / 100;
+    steps.push({ k: 'move', t: 0, s: 6, x1: x, y1: y, x2: nx, y2: ny, c: '#ffa500', w: 3 });
+    pts.push([nx, ny]);
+    x = nx;
+    y = ny;
+    h = (h - 144 + 360) % 360;
+    steps.push({ k: 'turn', t: 0, s: 6, h });
+  }
+  steps.push({ k: 'fill', t: 0, s: 6, c: '#ffd700', pts, z: 2 } as DrawStep);
+  steps.push({ k: 'look', t: 0, s: 6, shape: 'classic', visible: false, size: 1 });
+  return {
+    width: 400,
+    height: 400,
+    view: [-120, -140, 240, 200],
+    bg: '#ffffff',
+    steps,
+    turtles: [{ id: 0, x, y, heading: h, shape: 'classic', visible: false, pen: '#ffa500', fill: '#ffd700', size: 1 }],
+    truncated: false,
+  };
+}
+
+/** A plain SVG of a drawing's fills and lines, like the runner's picture. */
+export function drawingSvg(d: Drawing): string {
+  const [minx, miny, w, h] = d.view;
+  const body: string[] = [];
+  for (const s of d.steps) {
+    if (s.k === 'fill') body.push(`<polygon points="${s.pts.map(([px, py]) => `${px},${-py}`).join(' ')}" fill="${s.c}"/>`);
+  }
+  for (const s of d.steps) {
+    if (s.k === 'move' && s.c)
+      body.push(`<line x1="${s.x1}" y1="${-s.y1}" x2="${s.x2}" y2="${-s.y2}" stroke="${s.c}" stroke-width="${s.w ?? 1}" stroke-linecap="round"/>`);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${d.width}" height="${d.height}" viewBox="${minx} ${-(miny + h)} ${w} ${h}"><rect x="${minx}" y="${-(miny + h)}" width="${w}" height="${h}" fill="${d.bg}"/>${body.join('')}</svg>`;
+}
+
+function unquote(lit: string): string {
+  return lit.replace(/\\(n|r|t|x([0-9a-fA-F]{2})|\\|"|')/g, (_m, c: string, hex?: string) =>
+    hex ? String.fromCharCode(parseInt(hex, 16)) : ({ n: '\n', r: '\r', t: '\t', '\\': '\\', '"': '"', "'": "'" } as Record<string, string>)[c],
+  );
+}
+
+const HINTS = {
+  zero: { zh: '不能除以 0：检查一下除号后面的数。', en: 'You cannot divide by 0: check the number after the /.' },
+  colon: { zh: '这一行的末尾好像少了冒号“:”。', en: 'This line seems to be missing a colon ":" at the end.' },
+  eof: { zh: '程序在等输入，但没有可以读的了。', en: 'The program wanted input but there was nothing to read.' },
+};
+
+export function createFakeBackend(opts: FakeOptions = {}): Backend & { emit<E extends EventName>(name: E, p: EventPayloads[E]): void } {
+  const listeners = new Map<string, Set<Listener>>();
+  let settings: Settings = { lang: opts.lang ?? '', fontSize: 18, timeoutSeconds: 10, python: '', warning: opts.settingsWarning };
+  const readyStatus: SandboxStatus = opts.broken
+    ? {
+        ready: false,
+        checking: false,
+        reason: 'bubblewrap (bwrap) is not installed',
+        fix: 'sudo apt-get install bubblewrap',
+        python: '/usr/bin/python3',
+        sandbox: '',
+        version: 'dev',
+      }
+    : { ready: true, checking: false, reason: '', fix: '', python: '/usr/bin/python3', sandbox: 'bwrap (fake)', version: 'dev' };
+  let status: SandboxStatus = { ready: false, checking: true, reason: '', fix: '', python: '', sandbox: '', version: 'dev' };
+  let nextId = 1;
+  const runs = new Map<string, { stop(): void; input(line: string): void }>();
+
+  function emit(name: string, payload: unknown) {
+    for (const cb of [...(listeners.get(name) ?? [])]) cb(payload);
+  }
+
+  setTimeout(() => {
+    status = readyStatus;
+    emit(EventStatus, status);
+  }, opts.checkingMs ?? 400);
+
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  function startRun(code: string, lang: Lang): string {
+    const runId = `fake-${nextId++}`;
+    const started = Date.now();
+    let stopped = false;
+    let pendingInput: ((line: string) => void) | null = null;
+    runs.set(runId, {
+      stop() {
+        stopped = true;
+        pendingInput?.('');
+      },
+      input(line) {
+        pendingInput?.(line);
+      },
+    });
+    const out = (text: string, stream: 'stdout' | 'stderr' = 'stdout') => emit(EventRunOutput, { runId, stream, text });
+    const finish = (partial: Partial<RunResult>) => {
+      runs.delete(runId);
+      const result: RunResult = {
+        status: 'ok',
+        exit_code: 0,
+        duration_ms: Date.now() - started,
+        stdout: '',
+        stderr: '',
+        truncated: false,
+        error: null,
+        images: [],
+        drawing: null,
+        limits: { wallSeconds: settings.timeoutSeconds, memoryMiB: 256, outputKiB: 1024 },
+        ...partial,
+      };
+      if (stopped) Object.assign(result, { status: 'killed', exit_code: -1, stopped: true });
+      emit(EventRunDone, { runId, result });
+    };
+
+    void (async () => {
+      await wait(60);
+      const lines = code.split('\n');
+      for (let i = 0; i < lines.length && !stopped; i++) {
+        const line = lines[i];
+        const n = i + 1;
+        const block = /^\s*(if|for|while|def|elif|else|class)\b/.test(line);
+        if (block && !/:\s*(#.*)?$/.test(line)) {
+          out(`  File "main.py", line ${n}\n    ${line.trim()}\nSyntaxError: expected ':'\n`, 'stderr');
+          return finish({ status: 'error', exit_code: 1, error: { type: 'SyntaxError', message: "expected ':'", line: n, hint: HINTS.colon[lang] } });
+        }
+        if (/while\s+True/.test(line)) {
+          const until = started + settings.timeoutSeconds * 1000;
+          let k = 0;
+          while (Date.now() < until && !stopped) {
+            out(`${k++}\n`);
+            await wait(100);
+          }
+          return finish({ status: stopped ? 'killed' : 'timeout', exit_code: 124 });
+        }
+        const loop = /for\s+(\w+)\s+in\s+range\((\d+)\)/.exec(line);
+        if (loop && /print\(\s*\w+\s*\)/.test(lines[i + 1] ?? '')) {
+          const total = Number(loop[2]);
+          for (let k = 0; k < total && !stopped; k += 2000) {
+            let chunk = '';
+            for (let j = k; j < Math.min(total, k + 2000); j++) chunk += `${j}\n`;
+            out(chunk);
+            await wait(20);
+          }
+          i++;
+          continue;
+        }
+        const ask = /input\(\s*(["'])(.*?)\1\s*\)/.exec(line);
+        if (ask) {
+          out(unquote(ask[2]));
+          emit(EventRunWaiting, { runId, prompt: unquote(ask[2]) });
+          await new Promise<string>((r) => (pendingInput = r));
+          pendingInput = null;
+          emit(EventRunInputDone, { runId });
+          continue;
+        }
+        if (/\/\s*0\b/.test(line)) {
+          out(`Traceback (most recent call last):\n  File "main.py", line ${n}, in <module>\n    ${line.trim()}\nZeroDivisionError: division by zero\n`, 'stderr');
+          return finish({ status: 'error', exit_code: 1, error: { type: 'ZeroDivisionError', message: 'division by zero', line: n, hint: HINTS.zero[lang] } });
+        }
+        for (const m of line.matchAll(/print\(\s*(["'])(.*?)\1\s*\)/g)) out(unquote(m[2]) + '\n');
+        await wait(5);
+      }
+      if (stopped) return finish({});
+      if (/import\s+turtle|from\s+turtle/.test(code)) {
+        const d = starDrawing();
+        return finish({ drawing: d, images: [{ mime: 'image/svg+xml', data: utf8ToBase64(drawingSvg(d)) }] });
+      }
+      finish({});
+    })();
+    return runId;
+  }
+
+  return {
+    emit,
+    status: async () => status,
+    run: async (req) => startRun(req.code, req.lang),
+    sendInput: async (runId, line) => runs.get(runId)?.input(line),
+    stop: async (runId) => runs.get(runId)?.stop(),
+    starDemo: async () => STAR_DEMO,
+    getSettings: async () => ({ ...settings }),
+    saveSettings: async (s) => {
+      settings = {
+        ...s,
+        fontSize: Math.min(40, Math.max(10, Math.round(s.fontSize) || 18)),
+        timeoutSeconds: Math.min(60, Math.max(1, Math.round(s.timeoutSeconds) || 10)),
+        warning: undefined,
+      };
+      return { ...settings };
+    },
+    systemLanguage: async () => opts.systemLang ?? 'zh',
+    saveFile: async (name) => `/home/kid/Pictures/${name}`,
+    on(name, cb) {
+      const set = listeners.get(name) ?? new Set<Listener>();
+      listeners.set(name, set);
+      const l = cb as Listener;
+      set.add(l);
+      return () => set.delete(l);
+    },
+  };
+}
+
+/** Defines window.go.app.App and window.runtime over a fake backend, as the Wails runtime (or a harness) would. */
+export function installFakeWails(win: WailsGlobals, opts: FakeOptions = {}): void {
+  const b = createFakeBackend(opts);
+  const App: WailsApp = {
+    Status: () => b.status(),
+    Run: (req) => b.run(req),
+    SendInput: (id, line) => b.sendInput(id, line),
+    Stop: (id) => b.stop(id),
+    StarDemo: () => b.starDemo(),
+    GetSettings: () => b.getSettings(),
+    SaveSettings: (s) => b.saveSettings(s),
+    SystemLanguage: () => b.systemLanguage(),
+    SaveFile: (name, data) => b.saveFile(name, data),
+  };
+  win.go = { app: { App } };
+  win.runtime = {
+    EventsOnMultiple: (name, cb) => b.on(name as EventName, cb as never),
+    EventsOn: (name, cb) => b.on(name as EventName, cb as never),
+    EventsOff: () => {},
+  };
+}
