@@ -324,7 +324,7 @@ class Explainer(object):
             suggestion = ""
             try:
                 from kidcolors import COLORS
-                close = difflib.get_close_matches(color.lower(), list(COLORS), n=1, cutoff=0.7)
+                close = difflib.get_close_matches(color.lower(), list(COLORS), n=1, cutoff=0.6)
                 if close:
                     suggestion = self.msg("turtle.color_suggest", suggestion=close[0])
             except Exception:

@@ -42,6 +42,7 @@ _exit = os._exit
 _SystemExit = SystemExit
 _KeyboardInterrupt = KeyboardInterrupt
 _BaseException = BaseException
+_excepthook = sys.__excepthook__
 
 RESULT_BUDGET = 15 * 1024 * 1024   # the host drops frames over 16 MiB
 DRAWING_BUDGET = 8 * 1024 * 1024
@@ -323,13 +324,14 @@ class Runner(object):
 
     def print_exception(self, exc):
         try:
-            text = "".join(format_exception(exc))
+            strip_runner_frames(exc)
+            sys.stderr = self.stderr
+            _excepthook(type(exc), exc, exc.__traceback__)
         except _BaseException:
-            text = "%s: %s\n" % (type(exc).__name__, exc)
-        try:
-            self.stderr.write(text)
-        except Exception:
-            pass
+            try:
+                self.stderr.write("%s: %s\n" % (type(exc).__name__, exc))
+            except Exception:
+                pass
 
     # -- the result
     def result(self, error):
@@ -441,27 +443,27 @@ def _find(name):
         return False
 
 
-def format_exception(exc, seen=None):
-    """Like traceback.format_exception, without the runner's own frames."""
+def strip_runner_frames(exc, seen=None):
+    """Unlink the runner's own frames from exc's traceback (and its chained exceptions).
+
+    The interpreter's own printer then shows only the child's lines, with
+    its carets and "Did you mean" suggestions.
+    """
     seen = seen if seen is not None else set()
+    if exc is None or id(exc) in seen:
+        return
     seen.add(id(exc))
-    lines = []
-    cause = exc.__cause__
-    context = exc.__context__
-    if cause is not None and id(cause) not in seen:
-        lines += format_exception(cause, seen)
-        lines.append("\nThe above exception was the direct cause of the following exception:\n\n")
-    elif context is not None and not exc.__suppress_context__ and id(context) not in seen:
-        lines += format_exception(context, seen)
-        lines.append("\nDuring handling of the above exception, another exception occurred:\n\n")
-    entries = [fs for fs in traceback.extract_tb(exc.__traceback__) if not _is_ours(fs.filename)]
-    if entries:
-        lines.append("Traceback (most recent call last):\n")
-        lines += traceback.format_list(entries)
-    # The traceback is passed so 3.10+ can add its "Did you mean" suggestions.
-    te = traceback.TracebackException(type(exc), exc, exc.__traceback__, limit=0)
-    lines += list(te.format_exception_only())
-    return lines
+    nodes = []
+    tb = exc.__traceback__
+    while tb is not None:
+        if not _is_ours(tb.tb_frame.f_code.co_filename):
+            nodes.append(tb)
+        tb = tb.tb_next
+    for a, b in zip(nodes, nodes[1:] + [None]):
+        a.tb_next = b
+    exc.__traceback__ = nodes[0] if nodes else None
+    strip_runner_frames(exc.__cause__, seen)
+    strip_runner_frames(exc.__context__, seen)
 
 
 def build_mpl_cache(folder):

@@ -163,7 +163,7 @@ def render(drawing):
         elif k == "text":
             out.append(_text(st, P, box))
         elif k == "stamp":
-            out.extend(_parts(st[9], P, box, drawing))
+            out.extend(_parts(st[10], P, box, drawing))
     flush()
     for t in drawing.get("turtles", []):
         if t.get("visible"):

@@ -11,6 +11,9 @@ import math
 import sys
 from copy import deepcopy
 
+# Programs see this module as "turtle" (class names in tracebacks and reprs).
+__name__ = "turtle"
+
 from kidcolors import COLORS as _COLOR_NAMES
 
 __all__ = ['ScrolledCanvas', 'TurtleScreen', 'Screen', 'RawTurtle', 'Turtle',

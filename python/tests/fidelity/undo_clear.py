@@ -1,0 +1,18 @@
+import turtle
+t = turtle.Turtle()
+t.forward(50); t.left(90); t.forward(30); t.pencolor("red")
+print(t.pos(), t.heading(), t.undobufferentries())
+t.undo(); print(t.pos(), t.heading(), t.pencolor())
+t.undo(); print(t.pos(), t.heading())
+t.undo(); print(t.pos(), t.heading())
+t.undo(); print(t.pos(), t.heading(), t.undobufferentries())
+t.circle(20); t.undo(); print(t.pos(), t.heading())
+t.forward(10); t.dot(); t.undo(); print(t.pos(), t.pensize(), t.pencolor())
+t.write("x"); t.undo(); t.begin_fill(); t.forward(5); t.left(90); t.forward(5); t.end_fill(); t.undo(); print(t.filling(), t.pos())
+t.setundobuffer(3); print(t.undobufferentries())
+for i in range(5):
+    t.forward(1)
+print(t.undobufferentries()); t.undo(); t.undo(); t.undo(); t.undo(); print(t.pos())
+t.setundobuffer(None); print(t.undobufferentries()); t.undo()
+t.clear(); print(t.pos(), t.heading())
+t.reset(); print(t.pos(), t.heading(), t.pencolor(), t.pensize(), t.isdown())

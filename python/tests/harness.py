@@ -1,0 +1,115 @@
+"""Run kidrunner.py as a subprocess, as the host does but without the sandbox."""
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYDIR = os.path.dirname(HERE)
+RUNNER = os.path.join(PYDIR, "kidrunner.py")
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+
+class Run(object):
+    """One started runner: frames arrive on self.frames as they are read."""
+
+    def __init__(self, program, lang="en", stdin=b"", extra=(), keep_stdin_open=False):
+        fr, fw = os.pipe()
+        cr, cw = os.pipe()
+        self.control = cw
+        self.frames = []
+        self.frame_event = threading.Condition()
+        cmd = [PYTHON, "-I", "-X", "utf8", "-B", RUNNER, "--lang", lang,
+               "--frames", str(fw), "--control", str(cr)] + list(extra) + ["--", program]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, pass_fds=(fw, cr),
+                                     cwd=os.path.dirname(program))
+        os.close(fw)
+        os.close(cr)
+        self._reader = threading.Thread(target=self._read, args=(fr,), daemon=True)
+        self._reader.start()
+        self.out = []
+        self.err = []
+        self._t1 = threading.Thread(target=self._drain, args=(self.proc.stdout, self.out), daemon=True)
+        self._t2 = threading.Thread(target=self._drain, args=(self.proc.stderr, self.err), daemon=True)
+        self._t1.start()
+        self._t2.start()
+        if stdin:
+            self.proc.stdin.write(stdin)
+            self.proc.stdin.flush()
+        if not keep_stdin_open:
+            self.proc.stdin.close()
+
+    def _drain(self, stream, into):
+        while True:
+            b = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+            if not b:
+                return
+            into.append(b)
+
+    def _read(self, fd):
+        buf = b""
+        while True:
+            b = os.read(fd, 1 << 20)
+            if not b:
+                break
+            buf += b
+            while len(buf) >= 4:
+                n = struct.unpack(">I", buf[:4])[0]
+                if len(buf) < 4 + n:
+                    break
+                frame = json.loads(buf[4:4 + n].decode("utf-8"))
+                buf = buf[4 + n:]
+                with self.frame_event:
+                    self.frames.append(frame)
+                    self.frame_event.notify_all()
+        os.close(fd)
+        with self.frame_event:
+            self.frames.append(None)
+            self.frame_event.notify_all()
+
+    def wait_frame(self, ftype, timeout=30):
+        with self.frame_event:
+            ok = self.frame_event.wait_for(
+                lambda: any(f is None or f["type"] == ftype for f in self.frames), timeout)
+        if not ok:
+            return None
+        for f in self.frames:
+            if f is not None and f["type"] == ftype:
+                return f
+        return None
+
+    def send_control(self, line):
+        os.write(self.control, line)
+
+    def finish(self, timeout=60):
+        self.proc.wait(timeout)
+        self._reader.join(timeout)
+        self._t1.join(timeout)
+        self._t2.join(timeout)
+        os.close(self.control)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            stream.close()
+        self.code = self.proc.returncode
+        self.stdout = b"".join(self.out).decode("utf-8", "replace")
+        self.stderr = b"".join(self.err).decode("utf-8", "replace")
+        frames = [f for f in self.frames if f is not None]
+        results = [f for f in frames if f["type"] == "result"]
+        self.result = results[-1] if results else None
+        self.result_count = len(results)
+        self.all_frames = frames
+        return self
+
+
+def run(program, lang="en", stdin=b"", extra=()):
+    return Run(program, lang, stdin, extra).finish()
+
+
+def write_program(folder, name, source):
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(source)
+    return path

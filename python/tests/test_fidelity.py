@@ -1,0 +1,44 @@
+"""Programs print the same positions, headings, colours and ids as with CPython's turtle.
+
+The expected outputs were produced by gen_fidelity.py with the real module.
+"""
+
+import glob
+import os
+import shutil
+import tempfile
+import unittest
+
+import harness
+
+FIDELITY = os.path.join(harness.HERE, "fidelity")
+# gen_fidelity.py runs programs after creating the screen with tracer(0).
+PRELUDE = "import turtle\nturtle.Screen().tracer(0)\n"
+
+
+class FidelityTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_programs_match_real_turtle(self):
+        programs = sorted(glob.glob(os.path.join(FIDELITY, "*.py")))
+        self.assertGreater(len(programs), 10)
+        for prog in programs:
+            name = os.path.splitext(os.path.basename(prog))[0]
+            with self.subTest(program=name):
+                with open(prog, encoding="utf-8") as f:
+                    src = f.read()
+                path = harness.write_program(self.tmp, name + ".py", PRELUDE + src)
+                r = harness.run(path)
+                with open(os.path.join(FIDELITY, name + ".expected"), encoding="utf-8") as f:
+                    expected = f.read()
+                self.assertEqual(r.stderr, "")
+                self.assertEqual(r.stdout.splitlines(), expected.splitlines())
+                self.assertIsNotNone(r.result)
+
+
+if __name__ == "__main__":
+    unittest.main()
