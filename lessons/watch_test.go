@@ -69,12 +69,13 @@ func (r *recorder) waitLesson(cursor *int, match func(LessonChangedEvent) bool) 
 	defer deadline.Stop()
 	for {
 		r.mu.Lock()
-		for i := *cursor; i < len(r.lessons); i++ {
-			if match(r.lessons[i]) {
-				*cursor = i + 1
-				r.mu.Unlock()
-				return r.lessons[i], true
-			}
+		// Strict: the next lesson event must be the expected one, so a
+		// spurious "deleted" before a "reloaded" fails the script.
+		if i := *cursor; i < len(r.lessons) {
+			*cursor = i + 1
+			ev := r.lessons[i]
+			r.mu.Unlock()
+			return ev, match(ev)
 		}
 		wake := r.wake
 		r.mu.Unlock()
@@ -331,7 +332,7 @@ func (s *script) do(where string, args []string) {
 			return ev.Kind == args[1] && ev.Path == args[2]
 		})
 		if !ok {
-			t.Fatalf("%s: no such lesson event; got %+v", where, s.rec.lessons)
+			t.Fatalf("%s: next lesson event was %+v", where, ev)
 		}
 		if ev.Version != "" {
 			s.versions[ev.Path] = ev.Version

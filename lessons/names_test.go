@@ -1,0 +1,65 @@
+package lessons
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestNaturalSort(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want []string
+	}{
+		{[]string{"lesson 10", "lesson 2", "lesson 1"}, []string{"lesson 1", "lesson 2", "lesson 10"}},
+		{[]string{"第10周", "第2周", "第1周"}, []string{"第1周", "第2周", "第10周"}},
+		{[]string{"第１０周", "第２周"}, []string{"第２周", "第１０周"}}, // full-width digits
+		{[]string{"b", "A", "a", "B"}, []string{"A", "a", "B", "b"}},
+		{[]string{"x10y2", "x10y10", "x9y99"}, []string{"x9y99", "x10y2", "x10y10"}},
+		{[]string{"01", "1", "001"}, []string{"1", "01", "001"}},
+		{[]string{"star", "star (2)", "st"}, []string{"st", "star", "star (2)"}},
+		{[]string{"花朵", "你好", "小海龟"}, []string{"你好", "小海龟", "花朵"}}, // code point order
+		{[]string{"99999999999999999999999 a", "100000000000000000000000 a"}, []string{"99999999999999999999999 a", "100000000000000000000000 a"}},
+	}
+	for _, tt := range tests {
+		got := slices.Clone(tt.in)
+		slices.SortFunc(got, func(a, b string) int {
+			if NaturalLess(a, b) {
+				return -1
+			}
+			if NaturalLess(b, a) {
+				return 1
+			}
+			return 0
+		})
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("sort %q = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestIgnored(t *testing.T) {
+	for name, want := range map[string]bool{
+		"star.py": false, "words.txt": false, "第1周": false,
+		".star.py.swp": true, ".star.py.swx": true, "star.py~": true, ".DS_Store": true,
+		".#star.py": true, "4913": true, ".trash": true, ".kidcoder": true, ".goutputstream-X1": true,
+		"Thumbs.db": true, "__pycache__": true, "~$doc.docx": true,
+	} {
+		if got := Ignored(name); got != want {
+			t.Errorf("Ignored(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestCheckName(t *testing.T) {
+	for name, ok := range map[string]bool{
+		"star": true, "我的 星星": true, "lesson 2": true,
+		"": false, ".hidden": false, "a/b": false, `a\b`: false, "con": false, "CON.txt": false,
+		"trailing.": false, " lead": false, "tab\there": false, "a:b": false,
+		strings.Repeat("长", 81): false, strings.Repeat("长", 80): true,
+	} {
+		if err := checkName(name); (err == nil) != ok {
+			t.Errorf("checkName(%q) = %v, want ok=%v", name, err, ok)
+		}
+	}
+}
