@@ -149,9 +149,11 @@ class Runner(object):
         kidturtle.configure(lang=self.lang, max_steps=self.opts["max_steps"],
                             notices=self.notices, messages=self.messages)
         sys.modules["turtle"] = kidturtle
+        self.scratch_dir = None
         if self.mpl_available:
             try:
-                kidplot.prepare(self.scratch(), self.opts["mpl_cache"])
+                self.scratch_dir = self.scratch()
+                kidplot.prepare(self.scratch_dir, self.opts["mpl_cache"])
             except OSError:
                 pass
         if self.opts["control"] is not None:
@@ -495,6 +497,9 @@ def main(argv):
         runner.internal(e)
         result = {"type": "result", "error": error, "images": [], "drawing": None,
                   "notices": runner.notices}
+    if runner.scratch_dir:
+        import shutil
+        shutil.rmtree(runner.scratch_dir, ignore_errors=True)
     if not runner.frames.send(result):
         result["drawing"] = None
         result["images"] = []
