@@ -1,0 +1,375 @@
+package packs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MetaDir is the hidden folder beside an imported pack's lessons that holds
+// its checks, hints and progress. The lessons tree hides dot-folders, so
+// the child never sees them as lessons.
+const MetaDir = ".kidpack"
+
+const (
+	installedName = "installed.json"
+	progressName  = "progress.json"
+	filesDir      = "files"
+	maxFolders    = 10000 // entries of the lessons folder looked at when finding a pack
+	maxFolderName = 60
+)
+
+// ErrNotInPack is returned by FindLesson for a lesson that no pack installed.
+var ErrNotInPack = errors.New("this lesson does not come from an exercise pack")
+
+// installed is .kidpack/installed.json: the pack's manifest (without
+// reference solutions) and what import wrote, so a later import can tell
+// the teacher's files it may replace from files the child changed.
+type installed struct {
+	Manifest Manifest          `json:"manifest"`
+	Lang     string            `json:"lang"`
+	Written  map[string]string `json:"written"` // file beside the lessons -> sha256 as written
+}
+
+// Plan is what an import adds or changes, computed before anything is written.
+type Plan struct {
+	ID          string            `json:"id"`
+	Version     string            `json:"version"`
+	Title       Text              `json:"title"`
+	Description Text              `json:"description"`
+	Author      string            `json:"author"`
+	Folder      string            `json:"folder"`   // folder inside the lessons folder
+	Previous    string            `json:"previous"` // version already there; "" for a new pack
+	Exercises   []PlannedExercise `json:"exercises"`
+	Writes      []string          `json:"writes"` // files written or replaced, relative to the lessons folder
+	Kept        []string          `json:"kept"`   // the child's files left untouched
+}
+
+// PlannedExercise is one exercise of a Plan.
+type PlannedExercise struct {
+	ID     string `json:"id"`
+	Title  Text   `json:"title"`
+	Lesson string `json:"lesson"` // the lesson file, relative to the lessons folder
+	New    bool   `json:"new"`    // false: the child's code is kept
+}
+
+// Preview loads and verifies a pack and says what Import would do, writing
+// nothing. With lessonsDir "" it describes the pack alone.
+func Preview(file, lessonsDir, lang string) (*Plan, error) {
+	p, err := Load(file)
+	if err != nil {
+		return nil, err
+	}
+	pl, _, err := plan(p, lessonsDir, lang)
+	return pl, err
+}
+
+// Import adds the pack to the lessons folder, or updates an earlier import
+// of it: instructions, hints, checks and untouched data files are replaced,
+// the child's own code never is. lang picks the language of the lesson
+// folder's name and of the NAME.md instructions beside each lesson.
+func Import(file, lessonsDir, lang string) (*Plan, error) {
+	p, err := Load(file)
+	if err != nil {
+		return nil, err
+	}
+	return ImportPack(p, lessonsDir, lang)
+}
+
+// ImportPack is Import for a pack already loaded.
+func ImportPack(p *Pack, lessonsDir, lang string) (*Plan, error) {
+	if lessonsDir == "" {
+		return nil, errors.New("no lessons folder")
+	}
+	if err := os.MkdirAll(lessonsDir, 0o755); err != nil {
+		return nil, err
+	}
+	pl, prev, err := plan(p, lessonsDir, lang)
+	if err != nil {
+		return nil, err
+	}
+	root := filepath.Join(lessonsDir, pl.Folder)
+	if err := mkdirNoLink(root); err != nil {
+		return nil, err
+	}
+	meta := filepath.Join(root, MetaDir)
+	if err := mkdirNoLink(meta); err != nil {
+		return nil, err
+	}
+	if err := writeMetaFiles(p, meta); err != nil {
+		return nil, err
+	}
+	kept := map[string]bool{}
+	for _, k := range pl.Kept {
+		kept[k] = true
+	}
+	inst := installed{Manifest: stripSolutions(p.Manifest), Lang: lang, Written: map[string]string{}}
+	for name, data := range lessonFiles(p, lang) {
+		rel := pl.Folder + "/" + name
+		if kept[rel] {
+			if prev != nil && prev.Written[name] != "" {
+				inst.Written[name] = prev.Written[name]
+			}
+			continue
+		}
+		if err := writeFileAtomic(filepath.Join(root, name), data, 0o644); err != nil {
+			return nil, err
+		}
+		if !strings.HasSuffix(name, ".py") {
+			inst.Written[name] = sha(data)
+		}
+	}
+	b, err := json.MarshalIndent(inst, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	// Written last: until it is, a crashed import reads as the previous
+	// version and simply runs again.
+	if err := writeFileAtomic(filepath.Join(meta, installedName), b, 0o644); err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func stripSolutions(m Manifest) Manifest {
+	m.Files = nil
+	m.Exercises = append([]Exercise(nil), m.Exercises...)
+	for i := range m.Exercises {
+		m.Exercises[i].Solution = ""
+	}
+	return m
+}
+
+// lessonFiles are the files beside the lessons: starter code, instructions
+// in lang, data files. Names come from validated ids and base names.
+func lessonFiles(p *Pack, lang string) map[string][]byte {
+	out := map[string][]byte{}
+	for _, ex := range p.Manifest.Exercises {
+		out[ex.ID+".py"] = p.files[ex.Starter]
+		out[ex.ID+".md"] = p.files[ex.Instructions.In(lang)]
+		for _, d := range ex.Data {
+			out[path.Base(d)] = p.files[d]
+		}
+	}
+	return out
+}
+
+// writeMetaFiles replaces .kidpack/files with the pack's files minus the
+// reference solutions, staged beside it and swapped in.
+func writeMetaFiles(p *Pack, meta string) error {
+	stage, err := os.MkdirTemp(meta, ".files-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(stage)
+	solutions := map[string]bool{}
+	for _, ex := range p.Manifest.Exercises {
+		if ex.Solution != "" {
+			solutions[ex.Solution] = true
+		}
+	}
+	for _, n := range sortedKeys(p.files) {
+		if solutions[n] && !p.usedOtherwise(n) {
+			continue
+		}
+		target := filepath.Join(stage, filepath.FromSlash(n))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, p.files[n], 0o644); err != nil {
+			return err
+		}
+	}
+	final := filepath.Join(meta, filesDir)
+	if fi, err := os.Lstat(final); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s: %w", final, ErrNotRegular)
+	}
+	if err := os.RemoveAll(final); err != nil {
+		return err
+	}
+	return os.Rename(stage, final)
+}
+
+func (p *Pack) usedOtherwise(name string) bool {
+	for field, f := range p.Manifest.referenced() {
+		if f == name && !strings.HasSuffix(field, ".solution") {
+			return true
+		}
+	}
+	return false
+}
+
+// mkdirNoLink makes dir, refusing one that is a symbolic link: an import
+// must never be led outside the lessons folder.
+func mkdirNoLink(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s: %w", dir, ErrNotRegular)
+	case err == nil && !fi.IsDir():
+		return fmt.Errorf("%s: exists and is not a folder", dir)
+	case err == nil:
+		return nil
+	}
+	return os.Mkdir(dir, 0o755)
+}
+
+func plan(p *Pack, lessonsDir, lang string) (*Plan, *installed, error) {
+	m := &p.Manifest
+	pl := &Plan{ID: m.ID, Version: m.Version, Title: m.Title, Description: m.Description, Author: m.Author,
+		Writes: []string{}, Kept: []string{}}
+	var prev *installed
+	if lessonsDir != "" {
+		folder, in, err := findInstalled(lessonsDir, m.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if in != nil {
+			if CompareVersions(m.Version, in.Manifest.Version) < 0 {
+				return nil, nil, fmt.Errorf("%s: %w (%s is there, this is %s)", folder, ErrOlderVersion, in.Manifest.Version, m.Version)
+			}
+			pl.Folder, pl.Previous, prev = folder, in.Manifest.Version, in
+		} else {
+			pl.Folder = freeFolder(lessonsDir, FolderName(m.Title.In(lang), m.ID))
+		}
+	} else {
+		pl.Folder = FolderName(m.Title.In(lang), m.ID)
+	}
+	root := filepath.Join(lessonsDir, pl.Folder)
+	files := lessonFiles(p, lang)
+	for _, name := range sortedKeys(files) {
+		rel := pl.Folder + "/" + name
+		keep := false
+		if lessonsDir != "" {
+			cur, err := os.ReadFile(filepath.Join(root, name))
+			exists := err == nil
+			switch {
+			case strings.HasSuffix(name, ".py"):
+				keep = exists // the child's code, whatever it holds
+			case strings.HasSuffix(name, ".md") && isLessonID(m, strings.TrimSuffix(name, ".md")):
+				keep = false // instructions belong to the teacher
+			default:
+				// A data file the child changed stays; one still as imported is updated.
+				keep = exists && (prev == nil || prev.Written[name] != sha(cur)) && sha(cur) != sha(files[name])
+			}
+		}
+		if keep {
+			pl.Kept = append(pl.Kept, rel)
+		} else {
+			pl.Writes = append(pl.Writes, rel)
+		}
+	}
+	for _, ex := range m.Exercises {
+		rel := pl.Folder + "/" + ex.ID + ".py"
+		isNew := true
+		for _, k := range pl.Kept {
+			if k == rel {
+				isNew = false
+			}
+		}
+		pl.Exercises = append(pl.Exercises, PlannedExercise{ID: ex.ID, Title: ex.Title, Lesson: rel, New: isNew})
+	}
+	return pl, prev, nil
+}
+
+func isLessonID(m *Manifest, id string) bool {
+	for _, ex := range m.Exercises {
+		if ex.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// findInstalled looks for an earlier import of pack id among the lessons
+// folder's sub-folders, whatever they were renamed to since.
+func findInstalled(lessonsDir, id string) (string, *installed, error) {
+	f, err := os.Open(lessonsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	entries, err := f.ReadDir(maxFolders)
+	f.Close()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", nil, err
+	}
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		in, err := readInstalled(filepath.Join(lessonsDir, e.Name()))
+		if err == nil && in.Manifest.ID == id {
+			return e.Name(), in, nil
+		}
+	}
+	return "", nil, nil
+}
+
+func readInstalled(packDir string) (*installed, error) {
+	b, err := readPlain(filepath.Join(packDir, MetaDir), installedName, MaxManifestBytes+1<<20)
+	if err != nil {
+		return nil, err
+	}
+	var in installed
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", filepath.Join(packDir, MetaDir, installedName), ErrManifest, err)
+	}
+	if in.Written == nil {
+		in.Written = map[string]string{}
+	}
+	return &in, nil
+}
+
+// FolderName turns a pack title into a folder name that is valid on every
+// OS a lessons folder may be synced to; fallback is used when nothing of
+// the title survives.
+func FolderName(title, fallback string) string {
+	var b strings.Builder
+	for _, r := range title {
+		switch {
+		case r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r):
+			b.WriteRune(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	s := strings.Join(strings.Fields(b.String()), " ")
+	if utf8.RuneCountInString(s) > maxFolderName {
+		s = strings.TrimSpace(string([]rune(s)[:maxFolderName]))
+	}
+	s = strings.TrimLeft(strings.TrimRight(s, ". "), ".")
+	if s == "" || windowsReserved(s) || !utf8.ValidString(s) {
+		s = fallback
+	}
+	return s
+}
+
+func freeFolder(lessonsDir, name string) string {
+	candidate := name
+	for i := 2; i < 1000; i++ {
+		if _, err := os.Lstat(filepath.Join(lessonsDir, candidate)); errors.Is(err, fs.ErrNotExist) {
+			return candidate
+		}
+		candidate = name + " (" + strconv.Itoa(i) + ")"
+	}
+	return name + " (" + strconv.FormatInt(time.Now().Unix(), 10) + ")"
+}

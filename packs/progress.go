@@ -1,0 +1,320 @@
+package packs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ExerciseProgress is how a child is doing on one exercise.
+type ExerciseProgress struct {
+	Solved      bool      `json:"solved"`
+	Attempts    int       `json:"attempts"`
+	Stars       int       `json:"stars"` // 0–3, the best reached; 0 until solved
+	HintsShown  int       `json:"hints_shown"`
+	LastAttempt time.Time `json:"last_attempt,omitzero"`
+	SolvedAt    time.Time `json:"solved_at,omitzero"`
+}
+
+// progressFile is .kidpack/progress.json. It lives in the pack's folder so
+// it moves and is backed up with the child's work.
+type progressFile struct {
+	Version   int                          `json:"version"`
+	Exercises map[string]*ExerciseProgress `json:"exercises"`
+}
+
+// progressMu serialises read-modify-write of progress files in this process.
+var progressMu sync.Mutex
+
+const maxProgressBytes = 1 << 20
+
+// LoadProgress reads a pack folder's progress; a missing file is no progress yet.
+func LoadProgress(packDir string) (map[string]ExerciseProgress, error) {
+	pf, err := readProgress(packDir)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]ExerciseProgress{}
+	for id, p := range pf.Exercises {
+		if p != nil {
+			out[id] = *p
+		}
+	}
+	return out, nil
+}
+
+func readProgress(packDir string) (*progressFile, error) {
+	pf := &progressFile{Version: 1, Exercises: map[string]*ExerciseProgress{}}
+	b, err := readPlain(filepath.Join(packDir, MetaDir), progressName, maxProgressBytes)
+	var fe *FileError
+	if errors.As(err, &fe) && errors.Is(fe.Err, ErrMissing) {
+		return pf, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, pf); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(packDir, MetaDir, progressName), err)
+	}
+	if pf.Exercises == nil {
+		pf.Exercises = map[string]*ExerciseProgress{}
+	}
+	return pf, nil
+}
+
+func updateProgress(packDir, id string, fn func(p *ExerciseProgress)) (ExerciseProgress, error) {
+	progressMu.Lock()
+	defer progressMu.Unlock()
+	pf, err := readProgress(packDir)
+	if err != nil {
+		return ExerciseProgress{}, err
+	}
+	p := pf.Exercises[id]
+	if p == nil {
+		p = &ExerciseProgress{}
+		pf.Exercises[id] = p
+	}
+	fn(p)
+	b, err := json.MarshalIndent(pf, "", "  ")
+	if err != nil {
+		return ExerciseProgress{}, err
+	}
+	if err := mkdirNoLink(filepath.Join(packDir, MetaDir)); err != nil {
+		return ExerciseProgress{}, err
+	}
+	return *p, writeFileAtomic(filepath.Join(packDir, MetaDir, progressName), b, 0o644)
+}
+
+// Stars for a solved exercise: three, one less for needing hints, one less
+// for needing more than three tries; never below one.
+func starsFor(p *ExerciseProgress) int {
+	s := 3
+	if p.HintsShown > 0 {
+		s--
+	}
+	if p.Attempts > 3 {
+		s--
+	}
+	return s
+}
+
+// RecordAttempt counts one checked attempt at exercise id of the pack in packDir.
+func RecordAttempt(packDir, id string, passed bool, at time.Time) (ExerciseProgress, error) {
+	return updateProgress(packDir, id, func(p *ExerciseProgress) {
+		p.Attempts++
+		p.LastAttempt = at.UTC().Truncate(time.Second)
+		if passed {
+			if !p.Solved {
+				p.SolvedAt = p.LastAttempt
+			}
+			p.Solved = true
+			p.Stars = max(p.Stars, starsFor(p))
+		}
+	})
+}
+
+// Installed is a pack imported into a lessons folder.
+type Installed struct {
+	Dir      string   // the pack's folder
+	Manifest Manifest // without reference solutions
+	Lang     string   // language it was imported in
+}
+
+// OpenInstalled reads the pack imported into packDir.
+func OpenInstalled(packDir string) (*Installed, error) {
+	in, err := readInstalled(packDir)
+	if err != nil {
+		return nil, err
+	}
+	return &Installed{Dir: packDir, Manifest: in.Manifest, Lang: in.Lang}, nil
+}
+
+// FindLesson returns the pack and exercise a lesson file belongs to, or ErrNotInPack.
+func FindLesson(lessonFile string) (*Installed, *Exercise, error) {
+	dir := filepath.Dir(lessonFile)
+	id := strings.TrimSuffix(filepath.Base(lessonFile), ".py")
+	in, err := OpenInstalled(dir)
+	if err != nil {
+		var fe *FileError
+		if errors.As(err, &fe) && errors.Is(fe.Err, ErrMissing) {
+			return nil, nil, ErrNotInPack
+		}
+		return nil, nil, err
+	}
+	for i := range in.Manifest.Exercises {
+		if in.Manifest.Exercises[i].ID == id {
+			return in, &in.Manifest.Exercises[i], nil
+		}
+	}
+	return nil, nil, ErrNotInPack
+}
+
+// HostPath places data files beside the lessons and everything else in the metadata folder.
+func (in *Installed) HostPath(p string) (string, error) {
+	if err := CheckEntryName(p); err != nil {
+		return "", fileErr(in.Dir, p, err)
+	}
+	for _, ex := range in.Manifest.Exercises {
+		for _, d := range ex.Data {
+			if d == p {
+				return filepath.Join(in.Dir, filepath.Base(filepath.FromSlash(p))), nil
+			}
+		}
+	}
+	return filepath.Join(in.Dir, MetaDir, filesDir, filepath.FromSlash(p)), nil
+}
+
+// Instructions returns an exercise's instructions in lang (Markdown).
+func (in *Installed) Instructions(id, lang string) (string, error) {
+	for _, ex := range in.Manifest.Exercises {
+		if ex.ID == id {
+			b, err := readPlain(filepath.Join(in.Dir, MetaDir, filesDir), ex.Instructions.In(lang), MaxFileBytes)
+			return string(b), err
+		}
+	}
+	return "", fmt.Errorf("%s: %w", id, ErrNotInPack)
+}
+
+// Hint is one revealed hint.
+type Hint struct {
+	Index int    `json:"index"` // 0-based
+	Total int    `json:"total"`
+	Text  string `json:"text"`
+}
+
+// RevealHint shows the next hint of exercise id and remembers it, so hints
+// come one at a time and stay revealed. Once all are shown it repeats the last.
+func (in *Installed) RevealHint(id, lang string) (Hint, error) {
+	ex, ok := in.exercise(id)
+	if !ok {
+		return Hint{}, fmt.Errorf("%s: %w", id, ErrNotInPack)
+	}
+	if len(ex.Hints) == 0 {
+		return Hint{Index: -1}, nil
+	}
+	p, err := updateProgress(in.Dir, id, func(p *ExerciseProgress) {
+		if p.HintsShown < len(ex.Hints) {
+			p.HintsShown++
+		}
+	})
+	if err != nil {
+		return Hint{}, err
+	}
+	i := p.HintsShown - 1
+	return Hint{Index: i, Total: len(ex.Hints), Text: ex.Hints[i].In(lang)}, nil
+}
+
+// ShownHints returns the hints already revealed for exercise id.
+func (in *Installed) ShownHints(id, lang string) ([]Hint, error) {
+	ex, ok := in.exercise(id)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", id, ErrNotInPack)
+	}
+	prog, err := LoadProgress(in.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Hint
+	for i := 0; i < min(prog[id].HintsShown, len(ex.Hints)); i++ {
+		out = append(out, Hint{Index: i, Total: len(ex.Hints), Text: ex.Hints[i].In(lang)})
+	}
+	return out, nil
+}
+
+func (in *Installed) exercise(id string) (*Exercise, bool) {
+	for i := range in.Manifest.Exercises {
+		if in.Manifest.Exercises[i].ID == id {
+			return &in.Manifest.Exercises[i], true
+		}
+	}
+	return nil, false
+}
+
+// CheckLesson checks the child's code for a lesson that came from a pack
+// and records the attempt in the pack's progress.
+func CheckLesson(ctx context.Context, r Runner, lessonFile string, code []byte, lang string, now time.Time) (*Report, ExerciseProgress, error) {
+	in, ex, err := FindLesson(lessonFile)
+	if err != nil {
+		return nil, ExerciseProgress{}, err
+	}
+	rep, err := CheckExercise(ctx, r, in, ex, code, lang)
+	if err != nil {
+		return nil, ExerciseProgress{}, err
+	}
+	p, err := RecordAttempt(in.Dir, ex.ID, rep.Passed, now)
+	return rep, p, err
+}
+
+// PackSummary is one imported pack as a parent or teacher sees it.
+type PackSummary struct {
+	Folder      string                      `json:"folder"` // relative to the lessons folder
+	ID          string                      `json:"id"`
+	Version     string                      `json:"version"`
+	Title       Text                        `json:"title"`
+	Exercises   int                         `json:"exercises"`
+	Solved      int                         `json:"solved"`
+	Attempts    int                         `json:"attempts"`
+	Stars       int                         `json:"stars"`
+	MaxStars    int                         `json:"max_stars"`
+	HintsShown  int                         `json:"hints_shown"`
+	LastAttempt time.Time                   `json:"last_attempt,omitzero"`
+	Progress    map[string]ExerciseProgress `json:"progress"` // by exercise id
+}
+
+// Summaries lists every pack imported into the lessons folder with the
+// child's progress, sorted by folder name.
+func Summaries(lessonsDir string) ([]PackSummary, error) {
+	f, err := os.Open(lessonsDir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := f.ReadDir(maxFolders)
+	f.Close()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	out := []PackSummary{}
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		dir := filepath.Join(lessonsDir, e.Name())
+		in, err := OpenInstalled(dir)
+		if err != nil {
+			var fe *FileError
+			if errors.As(err, &fe) && errors.Is(fe.Err, ErrMissing) || errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, err
+		}
+		prog, err := LoadProgress(dir)
+		if err != nil {
+			return nil, err
+		}
+		s := PackSummary{Folder: e.Name(), ID: in.Manifest.ID, Version: in.Manifest.Version, Title: in.Manifest.Title,
+			Exercises: len(in.Manifest.Exercises), MaxStars: 3 * len(in.Manifest.Exercises), Progress: map[string]ExerciseProgress{}}
+		for _, ex := range in.Manifest.Exercises {
+			p := prog[ex.ID]
+			s.Progress[ex.ID] = p
+			if p.Solved {
+				s.Solved++
+			}
+			s.Attempts += p.Attempts
+			s.Stars += p.Stars
+			s.HintsShown += p.HintsShown
+			if p.LastAttempt.After(s.LastAttempt) {
+				s.LastAttempt = p.LastAttempt
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
