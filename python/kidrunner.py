@@ -45,7 +45,7 @@ _BaseException = BaseException
 _excepthook = sys.__excepthook__
 
 RESULT_BUDGET = 15 * 1024 * 1024   # the host drops frames over 16 MiB
-DRAWING_BUDGET = 8 * 1024 * 1024
+DRAWING_BUDGET = 4 * 1024 * 1024
 
 
 class Frames(object):
@@ -344,11 +344,12 @@ class Runner(object):
         if screen is not None and screen._rec.used:
             try:
                 model = screen.drawing()
-                svg = _b64(kidsvg.render(model))
+                svg, box = kidsvg.render_with_box(model)
+                svg = _b64(svg)
                 if len(svg) < budget:
                     images.append({"mime": "image/svg+xml", "data": svg})
                     budget -= len(svg)
-                drawing = drawing_json(model, min(budget // 2, DRAWING_BUDGET))
+                drawing = drawing_json(model, min(budget // 2, DRAWING_BUDGET), box)
                 if drawing.get("steps_cut"):
                     self.notices.append(self.msg("notice.drawing_cut"))
             except _BaseException as e:
@@ -381,56 +382,57 @@ def _b64_bytes(data):
     return base64.b64encode(data).decode("ascii")
 
 
-def drawing_json(model, budget):
-    """The drawing model for the result frame, its steps cut to fit budget bytes."""
+def _r2(v):
+    return round(v, 2) if isinstance(v, float) else v
+
+
+def drawing_json(model, budget, box=None):
+    """The drawing model for the result frame, its steps cut to fit budget bytes.
+
+    box: the SVG's [x0, y0, x1, y1] in pixels, which frames everything drawn.
+    """
     fields = kidturtle.STEP_FIELDS
     steps = []
     size = 0
     cut = False
-    for st in model["steps"]:
-        d = {"k": st[0]}
-        d.update(zip(fields[st[0]], st[1:]))
-        if d.get("c") is None and st[0] == "move":
-            del d["c"], d["w"]
+    chunk_start = 0
+    all_steps = model["steps"]
+    for st in all_steps:
+        k = st[0]
+        d = {"k": k}
+        d.update(zip(fields[k], st[1:]))
+        if k == "move":
+            d["x1"], d["y1"], d["x2"], d["y2"] = _r2(st[3]), _r2(st[4]), _r2(st[5]), _r2(st[6])
+            if st[7] is None:
+                del d["c"], d["w"]
+        elif k == "dot":
+            d["x"], d["y"] = _r2(st[3]), _r2(st[4])
         if "t" in d and d["t"] is None:
             del d["t"]
-        size += len(_dumps(d, ensure_ascii=False, separators=(",", ":"))) + 1
-        if size > budget:
-            cut = True
-            break
         steps.append(d)
+        # Measured a chunk at a time: encoding each step alone costs more than the steps.
+        if len(steps) - chunk_start >= 512:
+            size += len(_dumps(steps[chunk_start:], ensure_ascii=False, separators=(",", ":")))
+            if size > budget:
+                del steps[chunk_start:]
+                cut = True
+                break
+            chunk_start = len(steps)
+    else:
+        size += len(_dumps(steps[chunk_start:], ensure_ascii=False, separators=(",", ":")))
+        if size > budget:
+            del steps[chunk_start:]
+            cut = True
     xs, ys = model["scale"]
     w, h = model["width"], model["height"]
-    return {"width": w, "height": h, "view": view_of(model), "bg": model["bg"],
+    if box is None:
+        box = [-w / 2.0, -h / 2.0, w / 2.0, h / 2.0]
+    x0, x1 = box[0] / xs, box[2] / xs
+    y0, y1 = -box[3] / ys, -box[1] / ys
+    view = [round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)]
+    return {"width": w, "height": h, "view": view, "bg": model["bg"],
             "scale": [xs, ys], "steps": steps, "turtles": model["turtles"],
             "truncated": model["truncated"], "steps_cut": cut}
-
-
-def view_of(model):
-    """[minx, miny, w, h] in world units framing the canvas and every recorded point."""
-    xs, ys = model["scale"]
-    w, h = model["width"], model["height"]
-    x0, y0, x1, y1 = -w / 2.0 / xs, -h / 2.0 / ys, w / 2.0 / xs, h / 2.0 / ys
-    for st in model["steps"]:
-        k = st[0]
-        if k == "move" and st[7]:
-            pts = ((st[3], st[4]), (st[5], st[6]))
-        elif k in ("dot", "text"):
-            pts = ((st[3], st[4]),)
-        elif k == "fill":
-            pts = st[4]
-        else:
-            continue
-        for x, y in pts:
-            if x < x0:
-                x0 = x
-            if x > x1:
-                x1 = x
-            if y < y0:
-                y0 = y
-            if y > y1:
-                y1 = y
-    return [round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)]
 
 
 def _is_ours(filename):

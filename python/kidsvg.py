@@ -63,38 +63,58 @@ def live_items(steps):
     A fill is painted where its begin_fill happened (its "z"), as Tk stacks
     the polygon item it created then beneath lines drawn afterwards.
     """
-    live = {}
+    items = []          # [paint key, step index, step]
+    dead = set()
+    by_turtle = {}      # turtle id -> indices into items since its last clear
     stamps = {}
+    fills = False
     for i, st in enumerate(steps):
         k = st[0]
         if k == "move":
-            if st[7]:
-                live[i] = (i, st)
+            if not st[7]:
+                continue
+            key = i
         elif k == "fill":
-            live[i] = (st[5], st)
-        elif k in ("dot", "text"):
-            live[i] = (i, st)
+            key = st[5]
+            fills = True
+        elif k == "dot" or k == "text":
+            key = i
         elif k == "stamp":
-            live[i] = (i, st)
+            key = i
             stamps[(st[1], _key(st[3]))] = i
         elif k == "unstamp":
             j = stamps.pop((st[1], _key(st[3])), None)
             if j is not None:
-                live.pop(j, None)
+                dead.add(j)
+            continue
         elif k == "del":
-            live.pop(st[3], None)
+            dead.add(st[3])
+            continue
         elif k == "clear":
             t = st[1]
             if t is None:
-                live.clear()
-                stamps.clear()
+                items = []
+                by_turtle = {}
+                stamps = {}
+                dead = set()
             else:
-                for j in [j for j, (_, s) in live.items() if s[1] == t]:
-                    del live[j]
-                for key in [key for key in stamps if key[0] == t]:
-                    del stamps[key]
-    order = sorted(live.items(), key=lambda kv: (kv[1][0], kv[0]))
-    return [st for _, (_, st) in order]
+                for j in by_turtle.pop(t, ()):
+                    dead.add(items[j][1])
+                for key2 in [key2 for key2 in stamps if key2[0] == t]:
+                    del stamps[key2]
+            continue
+        else:
+            continue
+        lst = by_turtle.get(st[1])
+        if lst is None:
+            lst = by_turtle[st[1]] = []
+        lst.append(len(items))
+        items.append((key, i, st))
+    if dead:
+        items = [it for it in items if it[1] not in dead]
+    if fills:
+        items.sort(key=lambda it: (it[0], it[1]))
+    return [it[2] for it in items]
 
 
 def _key(stamp_id):
@@ -103,6 +123,11 @@ def _key(stamp_id):
 
 def render(drawing):
     """Return the SVG text for a drawing dict (kidturtle.TurtleScreen.drawing())."""
+    return render_with_box(drawing)[0]
+
+
+def render_with_box(drawing):
+    """Return (svg, [x0, y0, x1, y1]) where the box is in SVG pixels (y down)."""
     xs, ys = drawing.get("scale", [1.0, 1.0])
     box = _Box()
     out = []
@@ -113,37 +138,62 @@ def render(drawing):
     def P(x, y):
         return x * xs, -y * ys
 
-    path = None  # [colour, width, [d parts], last point]
-
-    def flush():
-        if path is not None:
-            out.append('<path d="%s" stroke="%s" stroke-width="%s" fill="none" '
-                       'stroke-linecap="round" stroke-linejoin="round"/>'
-                       % ("".join(path[2]), path[0], _num(path[1])))
-
+    # Lines are written in tenths of a pixel (integers, relative moves) inside
+    # a scale(.1) transform: the most compact exact-enough form.
+    xs10, ys10 = xs * 10.0, -ys * 10.0
+    inf = float("inf")
+    lx0 = ly0 = inf
+    lx1 = ly1 = -inf
+    maxw = 0.0
+    cur_c = cur_w = None
+    parts = None
+    px = py = None            # last point written (tenths)
+    last_end = None           # last raw end point, to chain segments
     for st in live_items(drawing["steps"]):
         k = st[0]
         if k == "move":
-            c = _color(st[7])
-            if c is None:
-                continue
-            w = _width(st[8])
-            x1, y1 = P(st[3], st[4])
-            x2, y2 = P(st[5], st[6])
-            a1, b1, a2, b2 = _num(x1), _num(y1), _num(x2), _num(y2)
-            box.add(x1, y1, w / 2.0)
-            box.add(x2, y2, w / 2.0)
-            if path is not None and path[0] == c and path[1] == w:
-                if path[3] != (a1, b1):
-                    path[2].append("M%s %s" % (a1, b1))
-                path[2].append("L%s %s" % (a2, b2))
-                path[3] = (a2, b2)
-                continue
-            flush()
-            path = [c, w, ["M%s %sL%s %s" % (a1, b1, a2, b2)], (a2, b2)]
+            c = st[7]
+            w = st[8]
+            if c != cur_c or w != cur_w or parts is None:
+                if parts is not None:
+                    out.append(_line_path(parts, cur_c, cur_w))
+                cur_c, cur_w = c, w
+                parts = []
+                last_end = None
+                ww = _width(w)
+                if ww > maxw:
+                    maxw = ww
+            x2 = int(round(st[5] * xs10))
+            y2 = int(round(st[6] * ys10))
+            if last_end != (st[3], st[4]):
+                x1 = int(round(st[3] * xs10))
+                y1 = int(round(st[4] * ys10))
+                parts.append("M%d %d" % (x1, y1))
+                if x1 < lx0:
+                    lx0 = x1
+                if x1 > lx1:
+                    lx1 = x1
+                if y1 < ly0:
+                    ly0 = y1
+                if y1 > ly1:
+                    ly1 = y1
+                px, py = x1, y1
+            parts.append("l%d %d" % (x2 - px, y2 - py))
+            px, py = x2, y2
+            last_end = (st[5], st[6])
+            if x2 < lx0:
+                lx0 = x2
+            if x2 > lx1:
+                lx1 = x2
+            if y2 < ly0:
+                ly0 = y2
+            if y2 > ly1:
+                ly1 = y2
             continue
-        flush()
-        path = None
+        if parts is not None:
+            out.append(_line_path(parts, cur_c, cur_w))
+            parts = None
+            cur_c = cur_w = None
         if k == "fill":
             c = _color(st[3])
             if c is None or len(st[4]) < 3:
@@ -164,7 +214,11 @@ def render(drawing):
             out.append(_text(st, P, box))
         elif k == "stamp":
             out.extend(_parts(st[10], P, box, drawing))
-    flush()
+    if parts is not None:
+        out.append(_line_path(parts, cur_c, cur_w))
+    if lx0 != inf:
+        box.add(lx0 / 10.0, ly0 / 10.0, maxw / 2.0)
+        box.add(lx1 / 10.0, ly1 / 10.0, maxw / 2.0)
     for t in drawing.get("turtles", []):
         if t.get("visible"):
             out.extend(_parts([p + [t.get("ow", 1)] for p in t.get("parts", [])], P, box, drawing))
@@ -176,7 +230,16 @@ def render(drawing):
             '<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>'
             % (_num(x0), _num(y0), _num(w), _num(h), _num(w), _num(h),
                _num(x0), _num(y0), _num(w), _num(h), bg))
-    return head + "".join(out) + "</svg>"
+    return head + "".join(out) + "</svg>", [box.x0, box.y0, box.x1, box.y1]
+
+
+def _line_path(parts, c, w):
+    c = _color(c)
+    if c is None:
+        return ""
+    return ('<path transform="scale(.1)" d="%s" stroke="%s" stroke-width="%s" fill="none" '
+            'stroke-linecap="round" stroke-linejoin="round"/>'
+            % ("".join(parts), c, _num(_width(w) * 10.0)))
 
 
 def _width(w):

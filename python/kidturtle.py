@@ -1061,7 +1061,7 @@ class RawTurtle(TPen, TNavigator):
         self._shown = visible
         screen._newitem()                 # currentLineItem
         self._curlen = 1
-        self._items = []
+        self._pcsrc = self._pcn = None
         self.stampItems = []
         self._stampsteps = {}
         self._turn_pending = False
@@ -1099,7 +1099,6 @@ class RawTurtle(TPen, TNavigator):
         self._fillitem = self._fillpath = None
         screen = self.screen
         screen._rec.add(("clear", self._id, screen._speed_of(self)))
-        self._items = []
         screen._newitem()
         self._curlen = 1 if self._drawing else 0
         self.clearstamps()
@@ -1147,7 +1146,6 @@ class RawTurtle(TPen, TNavigator):
         screen._newitem(n)               # _TurtleImage
         screen._newitem(n)               # its polygon item, created again
         screen._newitem()                # currentLineItem
-        q._items = []
         q.stampItems = []
         q._stampsteps = {}
         q._record_turn()
@@ -1372,38 +1370,42 @@ class RawTurtle(TPen, TNavigator):
         else:
             self._turn_pending = True
 
+    def _pen_norm(self):
+        # The normalised pen colour, recomputed only when the colour changed.
+        if self._pcsrc is not self._pencolor:
+            self._pcsrc = self._pencolor
+            self._pcn = normcolor(self._pencolor)
+        return self._pcn
+
     def _goto(self, end):
+        # Hot path: kept to plain attribute access and one tuple per step.
         screen = self.screen
         start = self._position
-        s = screen._speed_of(self)
-        if self._turn_pending and s:
+        s = self._speed if screen._tracing == 1 else 0
+        if s and self._turn_pending:
             self._flush_turn(s)
-        rec = screen._rec
-        steps = rec.steps
+        steps = screen._rec.steps
+        drawing = self._drawing
         i = -1
         if len(steps) < _Config.max_steps:
             if self._dotting:
-                size = self._pensize
-                steps.append(("dot", self._id, s, round(end[0], 2), round(end[1], 2),
-                              size, normcolor(self._pencolor)))
+                steps.append(("dot", self._id, s, end[0], end[1], self._pensize, self._pen_norm()))
                 i = len(steps) - 1
-            elif self._drawing:
-                steps.append(("move", self._id, s, round(start[0], 2), round(start[1], 2),
-                              round(end[0], 2), round(end[1], 2),
-                              normcolor(self._pencolor), self._pensize))
+            elif drawing:
+                steps.append(("move", self._id, s, start[0], start[1], end[0], end[1],
+                              self._pcn if self._pcsrc is self._pencolor else self._pen_norm(),
+                              self._pensize))
                 i = len(steps) - 1
-            else:
-                steps.append(("move", self._id, s, round(start[0], 2), round(start[1], 2),
-                              round(end[0], 2), round(end[1], 2), None, None))
+            elif s:
+                # Pen-up moves at speed 0 are left out: nothing shows them.
+                steps.append(("move", self._id, s, start[0], start[1], end[0], end[1], None, None))
         else:
-            rec.overflow()
-        filling = isinstance(self._fillpath, list)
-        if self.undobuffer:
-            self.undobuffer.push(("go", start, end, self._drawing, filling,
-                                  i if self._drawing else -1, self._curlen))
-        if self._drawing:
-            if i >= 0:
-                self._items.append(i)
+            screen._rec.overflow()
+        filling = self._fillpath is not None
+        ub = self.undobuffer
+        if ub:
+            ub.push(("go", start, end, drawing, filling, i, self._curlen))
+        if drawing:
             self._curlen += 1
         if filling:
             self._fillpath.append(end)
@@ -1418,8 +1420,6 @@ class RawTurtle(TPen, TNavigator):
         screen = self.screen
         if i >= 0:
             screen._rec.add(("del", self._id, screen._speed_of(self), i))
-            if i in self._items:
-                self._items.remove(i)
         self._curlen = curlen
         s = screen._speed_of(self)
         screen._rec.add(("move", self._id, s, round(new[0], 2), round(new[1], 2),
@@ -1438,11 +1438,15 @@ class RawTurtle(TPen, TNavigator):
                 self._fillpath.pop()
 
     def _rotate(self, angle):
-        if self.undobuffer:
-            self.undobuffer.push(("rot", angle, self._degreesPerAU))
+        ub = self.undobuffer
+        if ub:
+            ub.push(("rot", angle, self._degreesPerAU))
         angle *= self._degreesPerAU
         self._orient = self._orient.rotate(angle)
-        self._record_turn()
+        if self._speed and self.screen._tracing == 1:
+            self._record_turn()
+        else:
+            self._turn_pending = True
 
     def _newLine(self, usePos=True):
         if self._curlen > 1:
@@ -1469,8 +1473,6 @@ class RawTurtle(TPen, TNavigator):
                 self._flush_turn(s)
                 i = screen._rec.add(("fill", self._id, s, normcolor(self._fillcolor),
                                      _round_pts(self._fillpath), self._fillz))
-                if i >= 0:
-                    self._items.append(i)
                 if self.undobuffer:
                     self.undobuffer.push(("dofill", i))
             self._fillitem = self._fillpath = None
@@ -1518,8 +1520,6 @@ class RawTurtle(TPen, TNavigator):
         self._flush_turn(s)
         i = screen._rec.add(("text", self._id, s, round(x, 2), round(y, 2), txt, align,
                              _font_list(font), normcolor(self._pencolor)))
-        if i >= 0:
-            self._items.append(i)
         if self.undobuffer:
             self.undobuffer.push(("wri", i))
         if align not in ("left", "center", "right"):
@@ -1593,8 +1593,6 @@ class RawTurtle(TPen, TNavigator):
             i = data[0]
             if i >= 0:
                 screen._rec.add(("del", self._id, screen._speed_of(self), i))
-                if i in self._items:
-                    self._items.remove(i)
         elif action == "beginfill":
             self._fillitem = self._fillpath = None
         elif action == "pen":
