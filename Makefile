@@ -43,7 +43,7 @@ run: setup build
 		echo "The drawing is in build/demo/turtle.svg"; \
 	fi
 
-test: setup-test build vet test-go test-python test-frontend test-e2e
+test: setup-test build vet test-go test-python test-frontend test-e2e test-package
 	@echo "all tests passed"
 
 vet:
@@ -68,3 +68,15 @@ bench: setup-test build
 
 clean:
 	rm -rf build/bin frontend/dist
+
+# The Debian package, built with dpkg-deb from what `make build` made.
+.PHONY: package test-package
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB      := dist/kidcoder_$(VERSION)_$(DEB_ARCH).deb
+
+package: build
+	VERSION=$(VERSION) packaging/build-deb.sh
+
+# Installs the package with apt, runs it, removes it again (needs root or sudo).
+test-package: package
+	scripts/test-package.sh $(DEB)
