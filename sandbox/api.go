@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"strconv"
 	"time"
 )
 
@@ -182,3 +183,5 @@ func (e *UnavailableError) Error() string {
 }
 
 func (e *UnavailableError) Unwrap() []error { return []error{ErrUnavailable, e.Err} }
+
+func itoa(n int) string { return strconv.Itoa(n) }

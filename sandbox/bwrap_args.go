@@ -1,0 +1,192 @@
+package sandbox
+
+import (
+	"strconv"
+	"time"
+)
+
+// sandboxUID is the uid and gid the program has inside the sandbox: not 0,
+// so nothing in the sandbox looks privileged even to itself.
+const sandboxUID = 1000
+
+// tmpBytes bounds the sandbox's /tmp, which only libraries use.
+const tmpBytes = 8 << 20
+
+// baseEnv is the whole environment of a sandboxed program before Spec.Env:
+// nothing of the host's environment (tokens, paths, user name) gets in.
+var baseEnv = []string{
+	"PATH=/usr/bin:/bin",
+	"HOME=" + ScratchDir,
+	"LANG=C.UTF-8",
+	"PYTHONIOENCODING=utf-8",
+	"PYTHONDONTWRITEBYTECODE=1",
+	"OPENBLAS_NUM_THREADS=1",
+	"MPLBACKEND=Agg",
+}
+
+// etcFiles are the only host /etc entries the sandbox sees: the dynamic
+// loader's cache, the time zone, fontconfig (matplotlib text) and Debian's
+// matplotlibrc. No passwd, hosts, resolv.conf or shadow: a child's program
+// needs no user database and has no network.
+var etcFiles = []string{
+	"/etc/ld.so.cache",
+	"/etc/localtime",
+	"/etc/fonts",
+	"/etc/matplotlibrc",
+}
+
+// rootEntry is a top-level host path recreated in the sandbox: a symlink
+// like the host's (merged /usr) or, when the host has a real directory, a
+// read-only bind of it.
+type rootEntry struct {
+	Path string
+	Link string // symlink target; "" means bind Path read-only
+}
+
+// bwrapPlan is everything bwrapArgs needs, resolved beforehand so that
+// turning it into argv has no I/O and is tested by exact comparison.
+type bwrapPlan struct {
+	Features Features
+	Policy   Policy
+	Root     []rootEntry // /bin, /lib, /lib64, /sbin as on the host
+	Python   []string    // host dirs of the interpreter outside /usr, bound at the same path
+	ReadOnly []Mount
+	Files    []Mount
+	Writable []Mount
+	Env      []string
+	// SeccompFD and InfoFD are the child's fd numbers of the filter and of
+	// the pipe where bwrap reports the namespace init's host pid.
+	SeccompFD int
+	InfoFD    int
+	Command   []string // rlimit wrapper, interpreter and arguments
+}
+
+// bwrapArgs turns a plan into bwrap's argv (without argv[0]).
+func bwrapArgs(p bwrapPlan) []string {
+	uid := strconv.Itoa(sandboxUID)
+	a := []string{
+		"--unshare-user", "--uid", uid, "--gid", uid,
+		"--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+	}
+	if p.Features.UnshareCgroupTry {
+		a = append(a, "--unshare-cgroup-try")
+	}
+	if p.Features.DisableUserns {
+		a = append(a, "--disable-userns")
+	}
+	a = append(a,
+		"--hostname", "kidcoder",
+		"--new-session", "--die-with-parent", "--cap-drop", "ALL",
+		"--clearenv",
+	)
+	for _, kv := range append(append([]string{}, baseEnv...), p.Env...) {
+		k, v := splitEnv(kv)
+		a = append(a, "--setenv", k, v)
+	}
+	a = append(a, "--ro-bind", "/usr", "/usr")
+	for _, r := range p.Root {
+		if r.Link != "" {
+			a = append(a, "--symlink", r.Link, r.Path)
+		} else {
+			a = append(a, "--ro-bind-try", r.Path, r.Path)
+		}
+	}
+	for _, f := range etcFiles {
+		a = append(a, "--ro-bind-try", f, f)
+	}
+	for _, d := range p.Python {
+		a = append(a, "--ro-bind", d, d)
+	}
+	a = append(a,
+		"--proc", "/proc",
+		"--dev", "/dev",
+		"--size", strconv.FormatInt(tmpBytes, 10), "--tmpfs", "/tmp",
+		"--size", strconv.FormatInt(p.Policy.ScratchBytes, 10), "--tmpfs", ScratchDir,
+	)
+	for _, m := range p.ReadOnly {
+		a = append(a, "--ro-bind", m.Host, m.Sandbox)
+	}
+	for _, m := range p.Files {
+		a = append(a, "--ro-bind", m.Host, m.Sandbox)
+	}
+	for _, m := range p.Writable {
+		a = append(a, "--bind", m.Host, m.Sandbox)
+	}
+	// bwrap's root and /dev are tmpfs without a size, writable by the
+	// sandbox user: left so, they would be an unbounded memory sink.
+	a = append(a,
+		"--remount-ro", "/dev",
+		"--remount-ro", "/",
+		"--chdir", ScratchDir,
+		"--seccomp", strconv.Itoa(p.SeccompFD),
+		"--info-fd", strconv.Itoa(p.InfoFD),
+		"--",
+	)
+	return append(a, p.Command...)
+}
+
+func splitEnv(kv string) (string, string) {
+	for i := 0; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:]
+		}
+	}
+	return kv, ""
+}
+
+// rlimitValues are the limits set inside the sandbox, soft = hard so the
+// program cannot raise them. CPU is whole seconds, rounded up.
+type rlimitValues struct {
+	AS, CPU, FSize, NProc, NoFile int64
+}
+
+func rlimitsOf(p Policy) rlimitValues {
+	cpu := int64((p.CPUTime + time.Second - 1) / time.Second)
+	if cpu < 1 {
+		cpu = 1
+	}
+	return rlimitValues{
+		AS:     p.MemoryBytes,
+		CPU:    cpu,
+		FSize:  p.FileSizeBytes,
+		NProc:  int64(p.MaxProcs),
+		NoFile: int64(p.MaxOpenFiles),
+	}
+}
+
+// prlimitCommand wraps argv in util-linux prlimit, which sets the limits on
+// itself and execs: one small extra exec, no interpreter start.
+func prlimitCommand(prlimit string, l rlimitValues, argv []string) []string {
+	pair := func(flag string, v int64) string {
+		s := strconv.FormatInt(v, 10)
+		return flag + "=" + s + ":" + s
+	}
+	return append([]string{prlimit,
+		pair("--as", l.AS),
+		pair("--cpu", l.CPU),
+		pair("--fsize", l.FSize),
+		pair("--nproc", l.NProc),
+		pair("--nofile", l.NoFile),
+		"--core=0:0",
+		"--",
+	}, argv...)
+}
+
+// rlimitStub sets the limits from argv and execs the rest. -I -S keeps the
+// stub from reading anything the child controls (site, PYTHON* env). A
+// negative value leaves that limit alone (macOS does not enforce RLIMIT_AS).
+const rlimitStub = `import os,resource as r,sys
+a=sys.argv
+for i,n in enumerate((r.RLIMIT_AS,r.RLIMIT_CPU,r.RLIMIT_FSIZE,r.RLIMIT_NPROC,r.RLIMIT_NOFILE,r.RLIMIT_CORE)):
+ v=int(a[1+i])
+ if v>=0:r.setrlimit(n,(v,v))
+os.execv(a[7],a[7:])`
+
+// stubCommand wraps argv in a Python stub, for systems without prlimit
+// (and macOS, which has none).
+func stubCommand(python string, l rlimitValues, argv []string) []string {
+	f := func(v int64) string { return strconv.FormatInt(v, 10) }
+	return append([]string{python, "-I", "-S", "-c", rlimitStub,
+		f(l.AS), f(l.CPU), f(l.FSize), f(l.NProc), f(l.NoFile), "0",
+	}, argv...)
+}

@@ -1,0 +1,545 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// Bounds on what the host reads from a run, whatever the policy says.
+const (
+	maxFrameBytes      = 16 << 20
+	maxFrameTotalBytes = 64 << 20
+	coalesceBytes      = 4 << 10
+	coalesceDelay      = 100 * time.Millisecond
+	sampleEvery        = 50 * time.Millisecond
+	stopGrace          = 300 * time.Millisecond
+	// killWait is exec.Cmd.WaitDelay: how long Wait trusts our own kill of
+	// the namespace before it SIGKILLs bwrap itself.
+	killWait = 2 * time.Second
+	// nearLimit is how close to a limit (as a fraction) the host must have
+	// seen a run get before it names that limit as the cause of its end.
+	nearLimit = 0.9
+)
+
+// Why the host ended a run; the cause of the run's context.
+var (
+	errTimeout     = errors.New("sandbox: time limit")
+	errOutputLimit = errors.New("sandbox: output limit")
+	errStopped     = errors.New("sandbox: stopped")
+	errMemoryLimit = errors.New("sandbox: memory limit")
+)
+
+// Process is a running sandboxed program. Its methods are safe to call from
+// any goroutine; Wait may be called more than once.
+type Process struct {
+	spec   Spec
+	h      Handler
+	cmd    *exec.Cmd
+	sys    *sysState
+	cancel context.CancelCauseFunc
+	ctx    context.Context
+
+	stdin   *os.File
+	control *os.File // host end of the sandbox's fd 4; nil without Frames
+
+	events chan event
+	wake   chan struct{} // SetWaiting and Stop changed something
+	exited chan struct{} // the process (bwrap) was reaped
+	done   chan struct{} // everything finished; outcome is final
+	start  time.Time
+
+	// outMu orders output and frames into events and guards the byte
+	// counts; it is never held while calling the Handler, which may call
+	// SetWaiting or Stop (they take mu).
+	outMu     sync.Mutex
+	outBytes  int64
+	truncated bool
+	outcome   Outcome
+
+	mu      sync.Mutex
+	waiting bool
+	stopReq bool
+	peak    int64
+}
+
+type event struct {
+	stream Stream // 0 for a frame
+	data   []byte
+}
+
+// Start runs spec in the sandbox. Output and frames go to h (which may be
+// nil) from one goroutine. When no working sandbox exists it returns an
+// error wrapping ErrUnavailable and runs nothing.
+func Start(ctx context.Context, spec Spec, h Handler) (*Process, error) {
+	if err := checkSpec(spec); err != nil {
+		return nil, err
+	}
+	if h == nil {
+		h = discardHandler{}
+	}
+	runCtx, cancel := context.WithCancelCause(ctx)
+	p := &Process{
+		spec:   spec,
+		h:      h,
+		cancel: cancel,
+		ctx:    runCtx,
+		events: make(chan event, 64),
+		wake:   make(chan struct{}, 1),
+		exited: make(chan struct{}),
+		done:   make(chan struct{}),
+	}
+	if err := p.launch(runCtx); err != nil {
+		cancel(err)
+		return nil, err
+	}
+	return p, nil
+}
+
+func checkSpec(s Spec) error {
+	p := s.Policy
+	if s.Python == "" {
+		return errors.New("sandbox: Spec.Python is empty")
+	}
+	if p.WallTime <= 0 || p.IdleTime <= 0 || p.CPUTime <= 0 || p.MemoryBytes <= 0 || p.MaxProcs <= 0 ||
+		p.FileSizeBytes <= 0 || p.ScratchBytes <= 0 || p.OutputBytes <= 0 || p.MaxOpenFiles <= 0 {
+		return fmt.Errorf("sandbox: every Policy limit must be positive: %+v", p)
+	}
+	return nil
+}
+
+// launch wires pipes around the platform's command and starts it.
+func (p *Process) launch(ctx context.Context) (err error) {
+	cmd, sys, err := platformCommand(ctx, p.spec)
+	if err != nil {
+		return err
+	}
+	p.cmd, p.sys = cmd, sys
+	var closeAfterStart, closeOnError []*os.File
+	defer func() {
+		for _, f := range closeAfterStart {
+			f.Close()
+		}
+		if err != nil {
+			for _, f := range closeOnError {
+				f.Close()
+			}
+			sys.cleanup()
+		}
+	}()
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err != nil {
+			return nil, nil, fmt.Errorf("sandbox: pipe: %w", err)
+		}
+		return r, w, nil
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return err
+	}
+	closeAfterStart, closeOnError = append(closeAfterStart, inR), append(closeOnError, inW)
+	outR, outW, err := pipe()
+	if err != nil {
+		return err
+	}
+	closeAfterStart, closeOnError = append(closeAfterStart, outW), append(closeOnError, outR)
+	errR, errW, err := pipe()
+	if err != nil {
+		return err
+	}
+	closeAfterStart, closeOnError = append(closeAfterStart, errW), append(closeOnError, errR)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+
+	var framesR *os.File
+	if p.spec.Frames {
+		var framesW, ctlR *os.File
+		if framesR, framesW, err = pipe(); err != nil {
+			return err
+		}
+		closeAfterStart, closeOnError = append(closeAfterStart, framesW), append(closeOnError, framesR)
+		if ctlR, p.control, err = pipe(); err != nil {
+			return err
+		}
+		closeAfterStart, closeOnError = append(closeAfterStart, ctlR), append(closeOnError, p.control)
+		// fd 3 and 4 in the sandbox, as docs/runner-protocol.md promises.
+		cmd.ExtraFiles = append([]*os.File{framesW, ctlR}, cmd.ExtraFiles...)
+	}
+	cmd.Cancel = func() error { return sys.kill(cmd) }
+	cmd.WaitDelay = killWait
+
+	p.start = time.Now()
+	if err := cmd.Start(); err != nil {
+		return &UnavailableError{Reason: "could not start the sandbox", Err: err}
+	}
+	sys.started(cmd)
+	p.stdin = inW
+
+	var readers sync.WaitGroup
+	readers.Add(2)
+	go func() { defer readers.Done(); p.readStream(outR, Stdout) }()
+	go func() { defer readers.Done(); p.readStream(errR, Stderr) }()
+	if framesR != nil {
+		readers.Add(1)
+		go func() { defer readers.Done(); p.readFrames(framesR) }()
+	}
+	dispatched := make(chan struct{})
+	go func() { p.dispatch(); close(dispatched) }()
+	go p.supervise()
+	go func() {
+		werr := cmd.Wait()
+		end := time.Now()
+		close(p.exited)
+		// The sandbox's init is gone once bwrap has reaped it, and with it
+		// every process that held a write end; the readers reach EOF.
+		sys.finish()
+		readers.Wait()
+		close(p.events)
+		<-dispatched
+		if p.control != nil {
+			p.control.Close()
+		}
+		p.stdin.Close()
+		p.finish(end, werr)
+		sys.cleanup()
+		close(p.done)
+	}()
+	return nil
+}
+
+// readStream counts every byte against Policy.OutputBytes: past it the run
+// is ended, what came before is kept, and the rest is drained unread so the
+// program never blocks on a full pipe before the kill lands.
+func (p *Process) readStream(r *os.File, s Stream) {
+	defer r.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			p.accept(s, buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (p *Process) accept(s Stream, b []byte) {
+	p.outMu.Lock()
+	defer p.outMu.Unlock()
+	if p.truncated {
+		return
+	}
+	if left := p.spec.Policy.OutputBytes - p.outBytes; int64(len(b)) > left {
+		b = b[:left]
+		p.truncated = true
+		p.cancel(errOutputLimit)
+	}
+	if len(b) == 0 {
+		return
+	}
+	p.outBytes += int64(len(b))
+	c := append([]byte(nil), b...)
+	if s == Stdout {
+		p.outcome.Stdout = append(p.outcome.Stdout, c...)
+	} else {
+		p.outcome.Stderr = append(p.outcome.Stderr, c...)
+	}
+	// Sent under the lock so both streams reach the handler in the order
+	// the host read them.
+	p.events <- event{stream: s, data: c}
+}
+
+// readFrames passes on well-formed frames; on the first oversize frame it
+// stops parsing and only drains, so a hostile program gets neither a crash
+// nor a stuck pipe.
+func (p *Process) readFrames(r *os.File) {
+	defer r.Close()
+	defer io.Copy(io.Discard, r)
+	var total int64
+	var hdr [4]byte
+	for {
+		if _, err := io.ReadFull(r, hdr[:]); err != nil {
+			return
+		}
+		n := int64(binary.BigEndian.Uint32(hdr[:]))
+		if n > maxFrameBytes || total+n > maxFrameTotalBytes {
+			return
+		}
+		payload := make([]byte, n)
+		if _, err := io.ReadFull(r, payload); err != nil {
+			return
+		}
+		total += n
+		p.outMu.Lock()
+		p.events <- event{data: payload}
+		p.outMu.Unlock()
+	}
+}
+
+// dispatch is the one goroutine that calls the Handler. Output of one
+// stream is held until ~4 KiB or ~100 ms; a frame or a change of stream
+// flushes first so the handler sees everything in arrival order.
+func (p *Process) dispatch() {
+	var (
+		pending Stream
+		buf     []byte
+		timer   = time.NewTimer(time.Hour)
+	)
+	timer.Stop()
+	flush := func() {
+		if len(buf) > 0 {
+			p.h.Output(pending, buf)
+			buf = nil
+		}
+		timer.Stop()
+	}
+	for {
+		select {
+		case ev, ok := <-p.events:
+			if !ok {
+				flush()
+				return
+			}
+			if ev.stream == 0 {
+				flush()
+				p.h.Frame(ev.data)
+				continue
+			}
+			if ev.stream != pending {
+				flush()
+				pending = ev.stream
+			}
+			if len(buf) == 0 {
+				timer.Reset(coalesceDelay)
+			}
+			buf = append(buf, ev.data...)
+			if len(buf) >= coalesceBytes {
+				flush()
+			}
+		case <-timer.C:
+			flush()
+		}
+	}
+}
+
+// supervise owns the clocks: the wall clock runs except while the program
+// waits for input, when the idle clock runs instead. It also samples memory.
+func (p *Process) supervise() {
+	pol := p.spec.Policy
+	wallLeft := pol.WallTime
+	wallFrom := time.Now()
+	wall := time.NewTimer(wallLeft)
+	idle := time.NewTimer(time.Hour)
+	idle.Stop()
+	grace := time.NewTimer(time.Hour)
+	grace.Stop()
+	sample := time.NewTicker(sampleEvery)
+	defer func() { wall.Stop(); idle.Stop(); grace.Stop(); sample.Stop() }()
+	waiting, stopping := false, false
+	for {
+		select {
+		case <-p.exited:
+			return
+		case <-wall.C:
+			p.cancel(errTimeout)
+		case <-idle.C:
+			p.cancel(errTimeout)
+		case <-grace.C:
+			p.cancel(errStopped)
+		case <-sample.C:
+			if m := p.sys.sample(); m > 0 {
+				p.mu.Lock()
+				p.peak = max(p.peak, m)
+				p.mu.Unlock()
+				if rssWatchdog && m > pol.MemoryBytes {
+					p.cancel(errMemoryLimit)
+				}
+			}
+		case <-p.wake:
+			p.mu.Lock()
+			w, stop := p.waiting, p.stopReq
+			p.mu.Unlock()
+			if stop && !stopping {
+				stopping = true
+				p.askToStop()
+				grace.Reset(stopGrace)
+			}
+			if w == waiting {
+				continue
+			}
+			waiting = w
+			if w {
+				wall.Stop()
+				wallLeft -= time.Since(wallFrom)
+				idle.Reset(pol.IdleTime)
+			} else {
+				idle.Stop()
+				wallFrom = time.Now()
+				wall.Reset(max(wallLeft, 0))
+			}
+		}
+	}
+}
+
+// askToStop writes the runner's stop line. A deadline keeps a program that
+// never reads fd 4 from holding the supervisor; the grace timer kills it.
+func (p *Process) askToStop() {
+	if p.control == nil {
+		return
+	}
+	p.control.SetWriteDeadline(time.Now().Add(stopGrace))
+	p.control.Write([]byte("stop\n"))
+}
+
+func (p *Process) notify() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// WriteInput sends bytes to the program's stdin (the caller adds "\n").
+func (p *Process) WriteInput(b []byte) error {
+	select {
+	case <-p.exited:
+		return os.ErrClosed
+	default:
+	}
+	_, err := p.stdin.Write(b)
+	return err
+}
+
+// CloseInput closes the program's stdin, so input() raises EOFError.
+func (p *Process) CloseInput() error { return p.stdin.Close() }
+
+// SetWaiting tells the host the program is blocked in input() (true) or
+// running again (false): the wall clock pauses while it waits, and
+// Policy.IdleTime bounds the wait instead. RLIMIT_CPU holds throughout.
+func (p *Process) SetWaiting(waiting bool) {
+	p.mu.Lock()
+	p.waiting = waiting
+	p.mu.Unlock()
+	p.notify()
+}
+
+// Stop asks the program to end (the runner's "stop" line on fd 4, when
+// Spec.Frames), then kills the whole sandbox after a short grace. It
+// returns at once; Wait reports Stopped.
+func (p *Process) Stop() {
+	p.mu.Lock()
+	p.stopReq = true
+	p.mu.Unlock()
+	if p.control == nil {
+		p.cancel(errStopped)
+		return
+	}
+	p.notify()
+}
+
+// Wait blocks until the run is over and every process of it is gone.
+func (p *Process) Wait() Outcome {
+	<-p.done
+	return p.outcome
+}
+
+// finish settles the outcome from what the host saw.
+func (p *Process) finish(end time.Time, werr error) {
+	duration := end.Sub(p.start)
+	p.outMu.Lock()
+	defer p.outMu.Unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	o := observation{
+		cause:   context.Cause(p.ctx),
+		policy:  p.spec.Policy,
+		peak:    p.peak,
+		stopped: p.stopReq,
+	}
+	if ps := p.cmd.ProcessState; ps != nil {
+		o.exitCode = ps.ExitCode()
+		o.signal = waitSignal(ps)
+		o.cpu = ps.UserTime() + ps.SystemTime()
+	} else {
+		o.exitCode, o.signal = -1, 0
+	}
+	p.outcome.Status, p.outcome.ExitCode, p.outcome.Signal = verdict(o)
+	p.outcome.Duration = duration
+	p.outcome.Truncated = p.truncated
+	p.outcome.Stopped = p.stopReq
+	p.outcome.PeakMemory = p.peak
+	p.outcome.CPUTime = o.cpu
+	_ = werr // the status already says everything Wait's error could
+	p.cancel(nil)
+}
+
+// observation is what the host knows when a run ends.
+type observation struct {
+	cause    error // the run context's cause: nil, errTimeout, errOutputLimit, errStopped or the caller's
+	exitCode int   // bwrap's exit code (128+n when the program died of signal n); -1 if bwrap itself was signalled
+	signal   int   // the signal that ended bwrap itself, 0 if it exited
+	cpu      time.Duration
+	peak     int64
+	policy   Policy
+	stopped  bool
+}
+
+// verdict names the run's status, exit code and signal. It only trusts the
+// host's own observations: which limit the host enforced, the wait status,
+// the rusage of reaped processes and the sampled memory peak.
+func verdict(o observation) (Status, int, string) {
+	sig := o.signal
+	code := o.exitCode
+	if sig == 0 && code > 128 && code <= 128+64 {
+		sig = code - 128
+	}
+	if sig != 0 {
+		code = 128 + sig
+	}
+	name := ""
+	if sig != 0 {
+		name = signalName(sig)
+	}
+	nearCPU := float64(o.cpu) >= nearLimit*float64(time.Duration(rlimitsOf(o.policy).CPU)*time.Second)
+	nearMem := float64(o.peak) >= nearLimit*float64(o.policy.MemoryBytes)
+	switch {
+	case errors.Is(o.cause, errOutputLimit):
+		return StatusOutput, code, name
+	case errors.Is(o.cause, errTimeout):
+		return StatusTimeout, 124, name
+	case errors.Is(o.cause, errMemoryLimit):
+		return StatusMemory, code, name
+	case sig == sigKILL || sig == sigXCPU:
+		if nearCPU {
+			return StatusTimeout, 124, name
+		}
+		if nearMem {
+			return StatusMemory, code, name
+		}
+		return StatusKilled, code, name
+	case sig != 0:
+		if nearMem {
+			return StatusMemory, code, name
+		}
+		return StatusKilled, code, name
+	case o.cause != nil && !errors.Is(o.cause, errStopped) && code != 0:
+		return StatusKilled, code, name
+	case code == 0:
+		return StatusOK, 0, ""
+	case nearMem:
+		return StatusMemory, code, ""
+	default:
+		return StatusError, code, ""
+	}
+}
+
+type discardHandler struct{}
+
+func (discardHandler) Output(Stream, []byte) {}
+func (discardHandler) Frame([]byte)          {}

@@ -1,0 +1,162 @@
+package sandbox
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// rssEvery spaces the macOS RSS watchdog's `ps` calls: macOS has no /proc
+// and RLIMIT_AS is not enforced there, so resident size is polled instead.
+const rssEvery = 200 * time.Millisecond
+
+// rssWatchdog makes the supervisor kill a run whose sampled RSS passes
+// Policy.MemoryBytes.
+const rssWatchdog = true
+
+// Detect checks for /usr/bin/sandbox-exec, which every macOS ships.
+func Detect() (Info, error) {
+	info := Info{Kind: "seatbelt", Path: sandboxExec, RunAsUID: -1}
+	if _, err := os.Stat(sandboxExec); err != nil {
+		return info, &UnavailableError{Reason: sandboxExec + " is missing", Fix: "reinstall macOS command line tools or update macOS", Err: err}
+	}
+	return info, nil
+}
+
+// FindPython prefers Homebrew, then python.org's framework build, then the
+// Xcode Command Line Tools' python3 by its real path, and only if
+// xcode-select says the tools are installed: /usr/bin/python3 is never run
+// because without the tools it opens an installer dialog.
+func FindPython(preferred string) (string, error) {
+	clt := ""
+	if out, err := exec.Command("/usr/bin/xcode-select", "-p").Output(); err == nil {
+		dir := strings.TrimSpace(string(out))
+		if _, err := os.Stat(filepath.Join(dir, "usr/bin/python3")); err == nil {
+			clt = dir
+		}
+	}
+	return findPythonIn(pythonCandidates("darwin", preferred, clt), "brew install python, or the installer from python.org")
+}
+
+type sysState struct {
+	scratch string
+	mu      sync.Mutex
+	pid     int
+	last    time.Time
+	peak    int64
+}
+
+func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, err error) {
+	if _, err := Detect(); err != nil {
+		return nil, nil, err
+	}
+	py, err := pythonInstall(spec.Python)
+	if err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "kidcoder-run-")
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &sysState{}
+	defer func() {
+		if err != nil {
+			s.cleanup()
+		}
+	}()
+	// Seatbelt matches resolved paths: /var/folders is /private/var/folders.
+	if s.scratch, err = filepath.EvalSymlinks(dir); err != nil {
+		return nil, nil, err
+	}
+	if err := os.Chmod(s.scratch, 0o700); err != nil {
+		return nil, nil, err
+	}
+	budget := int64(spec.Policy.ScratchBytes)
+	for _, f := range spec.Files {
+		dst := hostPath(f.Sandbox, s.scratch, nil)
+		if dst == f.Sandbox {
+			return nil, nil, &UnavailableError{Reason: "file " + f.Sandbox + " is not under " + ScratchDir}
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return nil, nil, err
+		}
+		if err := copyFile(f.Host, dst, 0o444, &budget); err != nil {
+			return nil, nil, err
+		}
+	}
+	mounts := append(append([]Mount{}, spec.ReadOnly...), spec.Writable...)
+	plan := seatbeltPlan{Python: py.exe, Prefixes: py.prefix, Scratch: s.scratch}
+	for _, m := range spec.ReadOnly {
+		plan.ReadOnly = append(plan.ReadOnly, resolved(m.Host))
+	}
+	for _, m := range spec.Writable {
+		plan.Writable = append(plan.Writable, resolved(m.Host))
+	}
+	argv := []string{py.exe}
+	for _, a := range spec.Args {
+		argv = append(argv, hostPath(a, s.scratch, mounts))
+	}
+	l := rlimitsOf(spec.Policy)
+	l.AS = -1
+	plan.Command = stubCommand(py.exe, l, argv)
+	cmd := exec.CommandContext(ctx, sandboxExec, seatbeltArgs(plan)...)
+	cmd.Dir = s.scratch
+	for _, kv := range append(append([]string{}, baseEnv...), spec.Env...) {
+		cmd.Env = append(cmd.Env, hostPath(kv, s.scratch, mounts))
+	}
+	cmd.Env = append(cmd.Env, "TMPDIR="+s.scratch)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd, s, nil
+}
+
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+func (s *sysState) started(cmd *exec.Cmd) {
+	s.mu.Lock()
+	s.pid = cmd.Process.Pid
+	s.mu.Unlock()
+}
+
+// kill ends the process group; the profile denies fork, so the program
+// cannot have made a process outside it.
+func (s *sysState) kill(cmd *exec.Cmd) error {
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	return cmd.Process.Kill()
+}
+
+func (s *sysState) finish() {}
+
+// sample returns the resident size `ps` reports, at most every rssEvery.
+func (s *sysState) sample() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pid == 0 || time.Since(s.last) < rssEvery {
+		return s.peak
+	}
+	s.last = time.Now()
+	out, err := exec.Command("/bin/ps", "-o", "rss=", "-p", strconv.Itoa(s.pid)).Output()
+	if err != nil {
+		return s.peak
+	}
+	if kb, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64); err == nil {
+		s.peak = max(s.peak, kb<<10)
+	}
+	return s.peak
+}
+
+func (s *sysState) cleanup() {
+	if s.scratch != "" {
+		os.RemoveAll(s.scratch)
+	}
+}

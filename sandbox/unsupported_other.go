@@ -1,0 +1,36 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+import (
+	"context"
+	"os/exec"
+	"runtime"
+)
+
+func unsupported() *UnavailableError {
+	if runtime.GOOS == "windows" {
+		return &UnavailableError{Reason: "Windows does not have the sandbox yet; code is never run unsandboxed"}
+	}
+	return &UnavailableError{Reason: runtime.GOOS + " does not have the sandbox yet; code is never run unsandboxed"}
+}
+
+// Detect always reports the sandbox unavailable on this platform.
+func Detect() (Info, error) { return Info{RunAsUID: -1}, unsupported() }
+
+// FindPython is unavailable here: a Python the sandbox cannot run is no use.
+func FindPython(preferred string) (string, error) { return "", unsupported() }
+
+const rssWatchdog = false
+
+type sysState struct{}
+
+func platformCommand(context.Context, Spec) (*exec.Cmd, *sysState, error) {
+	return nil, nil, unsupported()
+}
+
+func (*sysState) started(*exec.Cmd)      {}
+func (*sysState) kill(c *exec.Cmd) error { return c.Process.Kill() }
+func (*sysState) finish()                {}
+func (*sysState) sample() int64          { return 0 }
+func (*sysState) cleanup()               {}
