@@ -1,7 +1,7 @@
-import { defineConfig } from 'vite';
+import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [svelte()],
   // Relative asset paths: Wails serves the embedded folder at its own origin,
   // and the screenshot harness serves it from a plain static server.
@@ -11,9 +11,10 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
   },
+  // Svelte's client runtime under test, not its server build.
+  resolve: mode === 'test' ? { conditions: ['browser'] } : undefined,
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.ts'],
   },
-  resolve: process.env.VITEST ? { conditions: ['browser'] } : undefined,
-});
+}));

@@ -20,8 +20,8 @@ export interface SandboxStatus {
   reason: string;
   fix: string;
   python: string;
-  sandbox: string;
-  version: string;
+  sandbox?: string;
+  version?: string;
 }
 
 export interface RunRequest {
@@ -32,7 +32,8 @@ export interface RunRequest {
 }
 
 export interface Settings {
-  lang: Lang;
+  /** "" follows the system language. */
+  lang: Lang | '';
   fontSize: number;
   timeoutSeconds: number;
   python: string;
