@@ -13,6 +13,7 @@ const (
 	CodeFolderMissing     Code = "folder_missing"
 	CodeFolderUnreadable  Code = "folder_unreadable"
 	CodeNotFound          Code = "not_found"
+	CodeUnreadable        Code = "unreadable"
 	CodeExists            Code = "exists"
 	CodeBadName           Code = "bad_name"
 	CodeOutsideFolder     Code = "outside_folder"
@@ -41,6 +42,7 @@ var Messages = map[Code]Text{
 	CodeFolderMissing:     {"找不到课程文件夹。它可能被移动或删除了。", "The lessons folder can't be found. It may have been moved or deleted."},
 	CodeFolderUnreadable:  {"无法打开课程文件夹，请检查权限。", "The lessons folder can't be opened. Please check its permissions."},
 	CodeNotFound:          {"找不到这个课程文件。", "This lesson file can't be found."},
+	CodeUnreadable:        {"无法读取这个文件，请检查权限。", "This file can't be read. Please check its permissions."},
 	CodeExists:            {"已经有一个同名的文件或文件夹了。", "A file or folder with that name already exists."},
 	CodeBadName:           {"这个名字不能用作文件名。", "That name can't be used as a file name."},
 	CodeOutsideFolder:     {"这个文件不在课程文件夹里。", "This file is outside the lessons folder."},
@@ -111,6 +113,9 @@ var (
 	ErrFolderUnreadable = &Error{Code: CodeFolderUnreadable}
 	// ErrNotFound: the lesson or group named does not exist.
 	ErrNotFound = &Error{Code: CodeNotFound}
+	// ErrUnreadable: the file exists but can't be read (permissions, a
+	// sync client's placeholder that fails to download).
+	ErrUnreadable = &Error{Code: CodeUnreadable}
 	// ErrExists: creating or renaming would replace something that exists.
 	ErrExists = &Error{Code: CodeExists}
 	// ErrBadName: the name is empty, hidden, has a path separator or is not

@@ -264,7 +264,7 @@ func readLimited(p, rel string) ([]byte, fs.FileInfo, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, newErr(CodeNotFound, rel, err)
 		}
-		return nil, nil, newErr(CodeNotFound, rel, err)
+		return nil, nil, newErr(CodeUnreadable, rel, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
@@ -280,7 +280,7 @@ func readLimited(p, rel string) ([]byte, fs.FileInfo, error) {
 	// The file may grow between Stat and Read; never take more than the cap.
 	b, err := io.ReadAll(io.LimitReader(f, MaxLessonSize+1))
 	if err != nil {
-		return nil, fi, newErr(CodeNotFound, rel, err)
+		return nil, fi, newErr(CodeUnreadable, rel, err)
 	}
 	if len(b) > MaxLessonSize {
 		return nil, fi, newErr(CodeTooLarge, rel, nil)
@@ -417,9 +417,7 @@ func (l *Library) saveLocked(rel, content, baseVersion string, opts SaveOptions)
 		}
 		perm = fi.Mode().Perm()
 	case errors.Is(err, ErrNotFound):
-		if _, serr := os.Lstat(p); serr == nil {
-			return SaveResult{}, err
-		}
+		// Deleted on disk since it was opened: writing it again loses nothing.
 	case errors.Is(err, ErrTooLarge):
 		return SaveResult{}, &ConflictError{Path: rel, DiskVersion: ""}
 	default:

@@ -454,7 +454,7 @@ func TestStarDemo(t *testing.T) {
 }
 
 func TestMessagesComplete(t *testing.T) {
-	codes := []Code{CodeFolderMissing, CodeFolderUnreadable, CodeNotFound, CodeExists, CodeBadName, CodeOutsideFolder,
+	codes := []Code{CodeFolderMissing, CodeFolderUnreadable, CodeNotFound, CodeUnreadable, CodeExists, CodeBadName, CodeOutsideFolder,
 		CodeTooLarge, CodeBinary, CodeNeedsConversion, CodeConflict, CodeNotLesson, CodeNothingToUndo, CodeWriteFailed,
 		CodeChangedOnDisk, CodeKeptBoth, CodeDeletedOnDisk, CodeNoDocumentsFolder}
 	for _, c := range codes {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"time"
 )
 
 //go:embed starter
@@ -43,7 +44,7 @@ func StarDemo() string {
 // lessons. Starters are written only into a folder that has no lessons or
 // groups yet, and never over an existing file; once written they are not
 // written again, so a parent who deletes them is not second-guessed.
-// It returns the folder, opened.
+// It also tidies up (see [Library.Tidy]) and returns the folder, opened.
 func Setup(root string) (*Library, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		if errors.Is(err, fs.ErrPermission) {
@@ -58,6 +59,7 @@ func Setup(root string) (*Library, error) {
 	if _, err := l.WriteStarters(); err != nil {
 		return nil, err
 	}
+	l.Tidy(time.Now())
 	return l, nil
 }
 
