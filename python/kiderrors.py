@@ -48,8 +48,8 @@ class Explainer(object):
             names = getattr(sys, "stdlib_module_names", None) or KID_MODULES
         self.stdlib = sorted(n for n in names if not n.startswith("_"))
 
-    def msg(self, key, **kw):
-        entry = self.messages.get(key) or self.messages["generic.noline"]
+    def msg(self, msg_key, **kw):
+        entry = self.messages.get(msg_key) or self.messages["generic.noline"]
         text = entry.get(self.lang) or entry["en"]
         try:
             return text.format(**kw)

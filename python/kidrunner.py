@@ -137,8 +137,8 @@ class Runner(object):
         self.explainer = kiderrors.Explainer(self.lang, self.program, self.messages,
                                              matplotlib_available=self.mpl_available)
 
-    def msg(self, key, **kw):
-        return self.explainer.msg(key, **kw)
+    def msg(self, msg_key, **kw):
+        return self.explainer.msg(msg_key, **kw)
 
     # -- setup
     def prepare(self):
