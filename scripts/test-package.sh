@@ -122,6 +122,32 @@ else
   echo "skip lintian: not installed"
 fi
 
+# ---------------------------------------------------------------- macOS bundle metadata
+# The .app is built on a Mac (packaging/macos/build-app.sh); what it reads from
+# this tree can be checked anywhere. Wails fills Info.plist as a Go template
+# with only .Name and .Info.* (pkg/buildassets), so any other field would
+# break the Mac build.
+/usr/bin/python3 - "$version" <<'PY' || fail "build/darwin is not what wails build and macOS expect"
+import json, plistlib, re, sys
+version = sys.argv[1]
+out = json.load(open("wails.json"))["outputfilename"]
+for name in ("build/darwin/Info.plist", "build/darwin/Info.dev.plist"):
+    text = open(name, encoding="utf-8").read()
+    for field in re.findall(r"{{\s*([^}]*?)\s*}}", text):
+        assert re.fullmatch(r"\.Name|\.Info\.[A-Za-z]+", field), f"{name}: template field {field} is not one Wails provides"
+    plist = plistlib.loads(re.sub(r"{{[^}]*}}", version, text).encode())
+    assert plist["CFBundleIdentifier"].startswith("org.kidcoder.classroom"), plist["CFBundleIdentifier"]
+    assert plist["CFBundleExecutable"] == out, f"{name}: CFBundleExecutable {plist['CFBundleExecutable']} is not wails.json's {out}"
+    assert plist["CFBundleIconFile"] == "iconfile" and plist["LSHasLocalizedDisplayName"] is True
+    assert set(plist["CFBundleLocalizations"]) == {"en", "zh-Hans"}
+names = {}
+for lang in ("en", "zh-Hans"):
+    strings = open(f"build/darwin/{lang}.lproj/InfoPlist.strings", encoding="utf-8").read()
+    names[lang] = re.search(r'^CFBundleDisplayName = "([^"]+)";$', strings, re.M).group(1)
+assert names == {"en": "Kid Coder", "zh-Hans": "小教室"}, names
+print("ok   macOS bundle metadata: org.kidcoder.classroom, executable " + out + ", display names " + " / ".join(names.values()))
+PY
+
 # ---------------------------------------------------------------- install
 status=$(dpkg-query -W -f='${Status}' kidcoder 2>/dev/null || true)
 [[ "$status" != *"ok installed"* ]] || fail "kidcoder is already installed; remove it first (this test must leave the machine as it found it)"
