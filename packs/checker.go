@@ -237,7 +237,7 @@ func shorten(s string) string {
 // The child's code is never executed in this run; it is untrusted even for
 // parsing, hence the sandbox.
 const sourceRuleProgram = `import kidcheck
-kidcheck.source_rules_main(%q, %q)
+kidcheck.source_rules_main(%s, %s)
 `
 
 // SubmissionName is the file name the child's code has in a source-rule run.
@@ -266,7 +266,7 @@ func checkSource(ctx context.Context, r Runner, ex *Exercise, code []byte, idx [
 	if err := os.WriteFile(sub, code, 0o644); err != nil {
 		return err
 	}
-	prog := fmt.Sprintf(sourceRuleProgram, SubmissionName, string(rj))
+	prog := fmt.Sprintf(sourceRuleProgram, strconv.QuoteToASCII(SubmissionName), strconv.QuoteToASCII(string(rj)))
 	res, err := r.Run(ctx, RunRequest{Code: []byte(prog), Name: "kidcheck_source.py", Lang: lang, Stdin: []byte{}, DataFiles: []string{sub}})
 	if err != nil {
 		return err

@@ -152,7 +152,7 @@ func TestEvalTurtleEmptyDrawing(t *testing.T) {
 func BenchmarkPolygonLargeDrawing(b *testing.B) {
 	r := newRecord()
 	for i := 0; i < 20000; i++ {
-		r.fd(float64(i%97)).lt(float64(i % 89))
+		r.fd(float64(i % 97)).lt(float64(i % 89))
 	}
 	raw, _ := json.Marshal(map[string]any{"steps": r.steps, "turtles": []any{}})
 	d, err := ParseDrawing(raw)
