@@ -206,7 +206,7 @@ func TestFolderName(t *testing.T) {
 		"  ":               "fallback",
 		"con":              "fallback",
 		"a\x00b":           "a b",
-		"第 1 周?":          "第 1 周",
+		"第 1 周?":           "第 1 周",
 	} {
 		if got := FolderName(in, "fallback"); got != want {
 			t.Errorf("FolderName(%q) = %q, want %q", in, got, want)
