@@ -59,3 +59,20 @@ func DataFiles(lessonPath string) []string {
 	}
 	return out
 }
+
+// LessonDataFiles is [DataFiles] for a lesson of this folder, by its
+// relative path; the runner copies these beside the program in the sandbox.
+func (l *Library) LessonDataFiles(rel string) ([]string, error) {
+	if !isLessonPath(rel) {
+		return nil, newErr(CodeNotLesson, rel, nil)
+	}
+	dir, err := l.resolveNoFollow(rel)
+	if err != nil {
+		return nil, err
+	}
+	return DataFiles(dir), nil
+}
+
+// AbsPath returns where rel is on disk, following links only while they
+// stay inside the folder.
+func (l *Library) AbsPath(rel string) (string, error) { return l.resolve(rel) }

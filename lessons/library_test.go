@@ -378,6 +378,14 @@ func TestDataFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("DataFiles = %q, want %q", got, want)
 	}
+	l, _ := NewLibrary(root)
+	abs, err := l.LessonDataFiles("game.py")
+	if err != nil || len(abs) != len(want) || !filepath.IsAbs(abs[0]) {
+		t.Errorf("LessonDataFiles = %q, %v", abs, err)
+	}
+	if _, err := l.LessonDataFiles("../x.py"); !errors.Is(err, ErrOutsideFolder) {
+		t.Errorf("LessonDataFiles outside: %v", err)
+	}
 	for i := 0; i < MaxDataFiles+5; i++ {
 		os.WriteFile(filepath.Join(root, "f"+itoa(i)+".txt"), nil, 0o644)
 	}
