@@ -23,6 +23,7 @@ type report struct {
 	Images  []Image
 	Drawing json.RawMessage
 	Notices []string
+	Checks  []CheckResult
 }
 
 // collector turns the sandbox's byte streams and frames into text events and
@@ -73,6 +74,7 @@ func (c *collector) Frame(payload []byte) {
 		Images  []Image         `json:"images"`
 		Drawing json.RawMessage `json:"drawing"`
 		Notices []string        `json:"notices"`
+		Checks  []CheckResult   `json:"checks"`
 	}
 	if err := json.Unmarshal(payload, &f); err != nil {
 		return
@@ -101,6 +103,11 @@ func (c *collector) Frame(payload []byte) {
 		for _, n := range f.Notices {
 			if len(rep.Notices) < 20 {
 				rep.Notices = append(rep.Notices, clip(n, maxTextRunes))
+			}
+		}
+		for _, ch := range f.Checks {
+			if len(rep.Checks) < MaxCheckFiles {
+				rep.Checks = append(rep.Checks, CheckResult{OK: ch.OK, Message: clip(ch.Message, maxTextRunes)})
 			}
 		}
 		c.rep = rep

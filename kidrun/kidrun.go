@@ -21,7 +21,11 @@ import (
 const (
 	layerDir    = "/kid/py"
 	mplCacheDir = "/kid/mpl"
+	checkDir    = "/kid/check" // teacher check scripts of exercise packs (docs/packs.md)
 )
+
+// MaxCheckFiles bounds Request.CheckFiles.
+const MaxCheckFiles = 50
 
 // Options configure an Engine.
 type Options struct {
@@ -117,6 +121,10 @@ type Request struct {
 	Stdin       []byte
 	Interactive bool
 	Policy      *sandbox.Policy // nil: the engine's
+	// CheckFiles are host paths of an exercise pack's check scripts. Each
+	// runs after the program in the same sandbox (kidrunner.py --check) and
+	// its verdict comes back in Result.Checks, in this order.
+	CheckFiles []string
 }
 
 // Observer hears a run as it happens. Calls come from one goroutine, in order.
@@ -177,9 +185,18 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		files = append(files, sandbox.Mount{Host: f, Sandbox: sandbox.ScratchDir + "/" + base})
 	}
 
+	if len(req.CheckFiles) > MaxCheckFiles {
+		os.RemoveAll(staging)
+		return nil, fmt.Errorf("at most %d check files", MaxCheckFiles)
+	}
 	args := []string{"-I", "-X", "utf8", "-B", layerDir + "/kidrunner.py",
 		"--lang", lang, "--frames", "3", "--control", "4"}
 	ro := []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}}
+	for i, f := range req.CheckFiles {
+		p := fmt.Sprintf("%s/%d.py", checkDir, i)
+		ro = append(ro, sandbox.Mount{Host: f, Sandbox: p})
+		args = append(args, "--check", p)
+	}
 	if dir := e.fontCache(ctx, req.Code); dir != "" {
 		args = append(args, "--mpl-cache", mplCacheDir)
 		ro = append(ro, sandbox.Mount{Host: dir, Sandbox: mplCacheDir})

@@ -27,6 +27,15 @@ type Result struct {
 	// Message explains a limit or a stop in the chosen language; "" otherwise.
 	Message string   `json:"message,omitempty"`
 	Notices []string `json:"notices,omitempty"`
+	// Checks are the verdicts of Request.CheckFiles, in order, as reported
+	// from inside the sandbox; absent when none ran.
+	Checks []CheckResult `json:"checks,omitempty"`
+}
+
+// CheckResult is one teacher check's verdict (python/kidcheck.py run_check).
+type CheckResult struct {
+	OK      bool   `json:"ok"`
+	Message string `json:"message"`
 }
 
 // ErrorInfo is the child's uncaught error, explained.
@@ -100,6 +109,7 @@ func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string)
 		Drawing:    rep.Drawing,
 		Stopped:    out.Stopped,
 		Notices:    rep.Notices,
+		Checks:     rep.Checks,
 		Limits: Limits{
 			WallSeconds: p.WallTime.Seconds(),
 			MemoryMiB:   p.MemoryBytes >> 20,
