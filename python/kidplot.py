@@ -17,9 +17,13 @@ MAX_FIGURES = 20
 BACKEND = "module://kidmplbackend"
 _RC = """backend: module://kidmplbackend
 font.family: sans-serif
-font.sans-serif: DejaVu Sans, Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, WenQuanYi Zen Hei, WenQuanYi Micro Hei, PingFang SC, Heiti SC, Hiragino Sans GB, Arial Unicode MS, Arial, sans-serif
+font.sans-serif: DejaVu Sans, Noto Sans CJK SC, Noto Sans CJK JP, Noto Sans SC, Source Han Sans SC, WenQuanYi Zen Hei, WenQuanYi Micro Hei, PingFang SC, Heiti SC, Hiragino Sans GB, Arial Unicode MS, Arial, sans-serif
 axes.unicode_minus: False
 """
+
+
+# matplotlib indexes a .ttc collection by its first face only, which for
+# fonts-noto-cjk is "Noto Sans CJK JP"; every face holds the full Chinese set.
 
 
 class _State:
