@@ -320,7 +320,8 @@ func (l *Library) checkOpen() *LessonChangedEvent {
 	if err != nil {
 		// Nothing is overwritten: the editor's text stays and its next
 		// save will meet a conflict.
-		return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: ProblemOf(err)}
+		p := ProblemOf(err)
+		return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: p, Message: Text{Zh: p.Zh, En: p.En}}
 	}
 	o.version = v
 	name := filepath.Base(filepath.FromSlash(aside))
@@ -335,5 +336,6 @@ func (l *Library) unreadable(o *openLesson, err error) *LessonChangedEvent {
 		return nil
 	}
 	o.reported = true
-	return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: ProblemOf(err)}
+	p := ProblemOf(err)
+	return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: p, Message: Text{Zh: p.Zh, En: p.En}}
 }

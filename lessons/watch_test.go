@@ -141,6 +141,7 @@ type script struct {
 	lessCur  int
 	versions map[string]string // the version the "editor" holds per lesson
 	syncN    int
+	since    int // first tree event of the current folder
 }
 
 func (s *script) path(name string) string {
@@ -219,6 +220,14 @@ func runScript(t *testing.T, file string) {
 			os.MkdirAll(root, 0o755)
 		}
 		s.do(where, args)
+	}
+	// Whatever happened, only the folder being shown may report.
+	s.rec.mu.Lock()
+	defer s.rec.mu.Unlock()
+	for _, ev := range s.rec.lists[s.since:] {
+		if ev.Root != s.root {
+			t.Errorf("tree event from %s while showing %s", ev.Root, s.root)
+		}
 	}
 }
 
@@ -397,6 +406,7 @@ func (s *script) do(where string, args []string) {
 		check(os.MkdirAll(dir, 0o755))
 		s.rec.mu.Lock()
 		s.listCur, s.lessCur = len(s.rec.lists), len(s.rec.lessons)
+		s.since = s.listCur
 		s.rec.mu.Unlock()
 		s.start(dir)
 	default:
