@@ -274,6 +274,9 @@ func (s *script) do(where string, args []string) {
 	case "write": // an in-place edit: truncate and write
 		need(2)
 		check(os.WriteFile(s.path(args[1]), []byte(args[2]), 0o644))
+	case "write-big": // one byte over the lesson size limit
+		need(1)
+		check(os.WriteFile(s.path(args[1]), []byte(strings.Repeat("#", MaxLessonSize+1)), 0o644))
 	case "append":
 		need(2)
 		f, err := os.OpenFile(s.path(args[1]), os.O_WRONLY|os.O_APPEND, 0)
