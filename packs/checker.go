@@ -168,6 +168,9 @@ func runProblem(res *RunResult, lang string) string {
 	case "ok":
 		return ""
 	case "error":
+		if res.Hint == "" {
+			break // nothing to explain with: say how it ended
+		}
 		hint := res.Hint
 		if res.Line > 0 {
 			hint += " (" + strconv.Itoa(res.Line) + ")"
