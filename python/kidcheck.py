@@ -160,3 +160,34 @@ def source_rules_main(submission, rules_json):
             verdict = {"syntax_error": True, "line": 0}
     sys.stdout.write("\n" + json.dumps(verdict) + "\n")
     sys.stdout.flush()
+
+
+MAX_TEE_CHARS = 1024 * 1024
+
+
+class Tee(object):
+    """Wraps the program's stdout and keeps a bounded copy of what it writes,
+    for the checks' `output`. Everything else goes to the real stream."""
+
+    def __init__(self, stream, limit=MAX_TEE_CHARS):
+        self._stream = stream
+        self._parts = []
+        self._left = limit
+
+    def write(self, s):
+        n = self._stream.write(s)
+        if self._left > 0 and isinstance(s, str):
+            self._parts.append(s[:self._left])
+            self._left -= len(s)
+        return n
+
+    def text(self):
+        return "".join(self._parts)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def run_checks(paths, child_globals, stdout_text, drawing):
+    """run_check for each path, in order: the result frame's "checks" list."""
+    return [run_check(p, child_globals, stdout_text, drawing) for p in paths]

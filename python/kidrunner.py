@@ -27,12 +27,14 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
+import kidcheck  # noqa: E402
 import kiderrors  # noqa: E402
 import kidplot  # noqa: E402
 import kidsvg  # noqa: E402
 import kidturtle  # noqa: E402
 
 # Captured now: the child may replace or delete any of these later.
+_run_checks = kidcheck.run_checks
 _write = os.write
 _close = os.close
 _dumps = json.dumps
@@ -58,7 +60,8 @@ class Frames(object):
         try:
             import fcntl
             self.fd = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64)
-            _close(fd)
+            if fd > 2:
+                _close(fd)
         except (OSError, ImportError):
             self.fd = fd
 
@@ -83,7 +86,7 @@ class Frames(object):
 def parse_args(argv):
     opts = {"lang": "en", "frames": None, "control": None, "mpl_cache": None,
             "max_steps": 1000000, "build_mpl_cache": None, "scratch": None,
-            "program": None}
+            "program": None, "checks": []}
     i = 0
     flags = {"--lang": "lang", "--frames": "frames", "--control": "control",
              "--mpl-cache": "mpl_cache", "--max-steps": "max_steps",
@@ -96,6 +99,10 @@ def parse_args(argv):
                 opts["program"] = rest[0]
                 opts["args"] = rest[1:]
             break
+        if a == "--check" and i + 1 < len(argv):
+            opts["checks"].append(argv[i + 1])  # exercise-pack checks (docs/packs.md)
+            i += 2
+            continue
         key = flags.get(a)
         if key is None or i + 1 >= len(argv):
             raise ValueError("unknown or incomplete option: %s" % a)
@@ -130,6 +137,9 @@ class Runner(object):
         self.stopped = False
         self.finished = False
         self.stdout, self.stderr = make_stdio()
+        if opts.get("checks"):
+            self.stdout = kidcheck.Tee(self.stdout)
+        self.main = None
         self.stdin = sys.stdin
         self.source = None
         self.mpl_available = _find("matplotlib")
@@ -161,7 +171,8 @@ class Runner(object):
             try:
                 import fcntl
                 private = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64)
-                _close(fd)
+                if fd > 2:
+                    _close(fd)
                 fd = private
             except (OSError, ImportError):
                 pass
@@ -259,6 +270,7 @@ class Runner(object):
             main.__loader__ = None
             main.__spec__ = None
             sys.modules["__main__"] = main
+            self.main = main
             sys.argv = [self.program] + self.opts.get("args", [])
             sys.path.insert(0, self.folder)
             sys.path.remove(_HERE)
@@ -499,6 +511,14 @@ def main(argv):
         runner.internal(e)
         result = {"type": "result", "error": error, "images": [], "drawing": None,
                   "notices": runner.notices}
+    # Checks run after the result is built, so they see (and cannot change)
+    # the program's own drawing; only a program that ended normally is checked.
+    if opts["checks"] and code == 0 and error is None and runner.main is not None:
+        try:
+            result["checks"] = _run_checks(opts["checks"], vars(runner.main), runner.stdout.text(),
+                                           result.get("drawing"))
+        except _BaseException as e:
+            runner.internal(e)
     if runner.scratch_dir:
         import shutil
         shutil.rmtree(runner.scratch_dir, ignore_errors=True)
