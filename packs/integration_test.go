@@ -55,6 +55,9 @@ func TestVerifyScaffoldInSandbox(t *testing.T) {
 	if !v.OK {
 		t.Errorf("verification: %s", v.Problem)
 	}
+	if d := v.Starter.Results[6].Detail; d != "no function called square" {
+		t.Errorf("the code check's assert message did not come back from the sandbox: %q", d)
+	}
 	// The starter draws one line and prints nothing: exactly these fail.
 	want := map[int]bool{0: false, 1: false, 2: false, 3: false, 4: false, 5: false, 6: false}
 	for _, c := range v.Starter.Results {

@@ -36,5 +36,20 @@ class T(unittest.TestCase):
         self.assertEqual(kidcheck.source_rules("f = input\nf()\n", [{"rule": "not_calls", "name": "input"}])["results"], [False])
         self.assertEqual(kidcheck.source_rules("for x in\n", [{"rule": "for_loop"}]), {"syntax_error": True, "line": 1})
         self.assertTrue(kidcheck.source_rules("(" * 10000, [{"rule": "for_loop"}])["syntax_error"])
+    def test_tee_and_run_checks(self):
+        import io
+        real = io.StringIO()
+        tee = kidcheck.Tee(real, limit=5)
+        print("hello world", file=tee)
+        self.assertEqual(real.getvalue(), "hello world\n")
+        self.assertEqual(tee.text(), "hello")
+        self.assertEqual(tee.getvalue(), "hello world\n")
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+            f.write("assert output == 'hi'")
+        try:
+            self.assertEqual(kidcheck.run_checks([f.name, f.name], {}, "hi", None), [{"ok": True, "message": ""}] * 2)
+            self.assertFalse(kidcheck.run_checks([f.name], {}, "no", None)[0]["ok"])
+        finally:
+            os.unlink(f.name)
 if __name__ == "__main__":
     unittest.main()
