@@ -159,7 +159,8 @@ type Outcome struct {
 	// PeakMemory is the largest address space (Linux: VmPeak) or resident
 	// size (macOS) the host saw a process of the run reach, sampled; 0 if unseen.
 	PeakMemory int64
-	// CPUTime is the user+system time of the run's processes the host reaped.
+	// CPUTime is the most user+system time the host saw: sampled per
+	// process while running, or the reaped tree's rusage if larger.
 	CPUTime time.Duration
 }
 

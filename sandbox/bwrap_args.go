@@ -135,10 +135,14 @@ func splitEnv(kv string) (string, string) {
 }
 
 // rlimitValues are the limits set inside the sandbox, soft = hard so the
-// program cannot raise them. CPU is whole seconds, rounded up.
+// program cannot raise them; except CPU, whole seconds rounded up, whose
+// hard limit is a second later: the soft limit's SIGXCPU names the cause
+// unambiguously, and a program that catches it is SIGKILLed at the hard one.
 type rlimitValues struct {
 	AS, CPU, FSize, NProc, NoFile int64
 }
+
+func (l rlimitValues) cpuHard() int64 { return l.CPU + 1 }
 
 func rlimitsOf(p Policy) rlimitValues {
 	cpu := int64((p.CPUTime + time.Second - 1) / time.Second)
@@ -157,16 +161,15 @@ func rlimitsOf(p Policy) rlimitValues {
 // prlimitCommand wraps argv in util-linux prlimit, which sets the limits on
 // itself and execs: one small extra exec, no interpreter start.
 func prlimitCommand(prlimit string, l rlimitValues, argv []string) []string {
-	pair := func(flag string, v int64) string {
-		s := strconv.FormatInt(v, 10)
-		return flag + "=" + s + ":" + s
+	pair := func(flag string, soft, hard int64) string {
+		return flag + "=" + strconv.FormatInt(soft, 10) + ":" + strconv.FormatInt(hard, 10)
 	}
 	return append([]string{prlimit,
-		pair("--as", l.AS),
-		pair("--cpu", l.CPU),
-		pair("--fsize", l.FSize),
-		pair("--nproc", l.NProc),
-		pair("--nofile", l.NoFile),
+		pair("--as", l.AS, l.AS),
+		pair("--cpu", l.CPU, l.cpuHard()),
+		pair("--fsize", l.FSize, l.FSize),
+		pair("--nproc", l.NProc, l.NProc),
+		pair("--nofile", l.NoFile, l.NoFile),
 		"--core=0:0",
 		"--",
 	}, argv...)
@@ -179,7 +182,7 @@ const rlimitStub = `import os,resource as r,sys
 a=sys.argv
 for i,n in enumerate((r.RLIMIT_AS,r.RLIMIT_CPU,r.RLIMIT_FSIZE,r.RLIMIT_NPROC,r.RLIMIT_NOFILE,r.RLIMIT_CORE)):
  v=int(a[1+i])
- if v>=0:r.setrlimit(n,(v,v))
+ if v>=0:r.setrlimit(n,(v,v+(n==r.RLIMIT_CPU)))
 os.execv(a[7],a[7:])`
 
 // stubCommand wraps argv in a Python stub, for systems without prlimit

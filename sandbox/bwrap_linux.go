@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -388,38 +389,60 @@ func (s *sysState) finish() {
 	}
 }
 
-// sample returns the largest VmPeak among the sandbox's processes, read
-// through the sandbox's own /proc so only its processes are listed.
-func (s *sysState) sample() int64 {
+// sample reads VmPeak and CPU time of the sandbox's processes through the
+// sandbox's own /proc, so only its processes are listed. CPU is sampled
+// because bwrap does not always reap its init before exiting, so the
+// rusage Wait returns can miss the program's time.
+func (s *sysState) sample() usage {
 	s.mu.Lock()
 	pid := s.initPid
 	s.mu.Unlock()
+	var u usage
 	if pid == 0 {
-		return 0
+		return u
 	}
 	root := "/proc/" + strconv.Itoa(pid) + "/root/proc"
 	// Until bwrap has pivoted, the init's root is the host's and this
 	// would list every host process. In the sandbox's own procfs the host
 	// (outside its pid namespace) has no /proc/self.
 	if _, err := os.Readlink(root + "/self"); err == nil {
-		return 0
+		return u
 	}
 	ents, err := os.ReadDir(root)
 	if err != nil {
-		return 0
+		return u
 	}
-	var peak int64
 	for _, e := range ents {
 		if e.Name()[0] < '0' || e.Name()[0] > '9' {
 			continue
 		}
-		b, err := os.ReadFile(root + "/" + e.Name() + "/status")
-		if err != nil {
-			continue
+		if b, err := os.ReadFile(root + "/" + e.Name() + "/status"); err == nil {
+			u.peak = max(u.peak, vmPeak(b))
 		}
-		peak = max(peak, vmPeak(b))
+		if b, err := os.ReadFile(root + "/" + e.Name() + "/stat"); err == nil {
+			u.cpu = max(u.cpu, cpuTime(b))
+		}
 	}
-	return peak
+	return u
+}
+
+// cpuTime is utime+stime from /proc/PID/stat, in USER_HZ (100 on Linux).
+func cpuTime(stat []byte) time.Duration {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	// After the command: state(0) ppid(1) ... utime(11) stime(12).
+	if len(f) < 13 {
+		return 0
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(ut+st) * (time.Second / 100)
 }
 
 // vmPeak parses "VmPeak:  123456 kB" from /proc/PID/status.

@@ -67,6 +67,13 @@ type Process struct {
 	waiting bool
 	stopReq bool
 	peak    int64
+	cpuSeen time.Duration // largest CPU time sampled for one process
+}
+
+// usage is one sample of the run's processes.
+type usage struct {
+	peak int64         // largest address space (Linux) or RSS (macOS)
+	cpu  time.Duration // largest CPU time of one process
 }
 
 type event struct {
@@ -354,13 +361,13 @@ func (p *Process) supervise() {
 		case <-grace.C:
 			p.cancel(errStopped)
 		case <-sample.C:
-			if m := p.sys.sample(); m > 0 {
-				p.mu.Lock()
-				p.peak = max(p.peak, m)
-				p.mu.Unlock()
-				if rssWatchdog && m > pol.MemoryBytes {
-					p.cancel(errMemoryLimit)
-				}
+			u := p.sys.sample()
+			p.mu.Lock()
+			p.peak = max(p.peak, u.peak)
+			p.cpuSeen = max(p.cpuSeen, u.cpu)
+			p.mu.Unlock()
+			if rssWatchdog && u.peak > pol.MemoryBytes {
+				p.cancel(errMemoryLimit)
 			}
 		case <-p.wake:
 			p.mu.Lock()
@@ -465,7 +472,7 @@ func (p *Process) finish(end time.Time, werr error) {
 	if ps := p.cmd.ProcessState; ps != nil {
 		o.exitCode = ps.ExitCode()
 		o.signal = waitSignal(ps)
-		o.cpu = ps.UserTime() + ps.SystemTime()
+		o.cpu = max(ps.UserTime()+ps.SystemTime(), p.cpuSeen)
 	} else {
 		o.exitCode, o.signal = -1, 0
 	}
@@ -481,10 +488,10 @@ func (p *Process) finish(end time.Time, werr error) {
 
 // observation is what the host knows when a run ends.
 type observation struct {
-	cause    error // the run context's cause: nil, errTimeout, errOutputLimit, errStopped or the caller's
-	exitCode int   // bwrap's exit code (128+n when the program died of signal n); -1 if bwrap itself was signalled
-	signal   int   // the signal that ended bwrap itself, 0 if it exited
-	cpu      time.Duration
+	cause    error         // the run context's cause: nil, errTimeout, errOutputLimit, errStopped or the caller's
+	exitCode int           // bwrap's exit code (128+n when the program died of signal n); -1 if bwrap itself was signalled
+	signal   int           // the signal that ended bwrap itself, 0 if it exited
+	cpu      time.Duration // the most CPU the host saw one process (or the reaped tree) use
 	peak     int64
 	policy   Policy
 	stopped  bool
@@ -515,7 +522,9 @@ func verdict(o observation) (Status, int, string) {
 		return StatusTimeout, 124, name
 	case errors.Is(o.cause, errMemoryLimit):
 		return StatusMemory, code, name
-	case sig == sigKILL || sig == sigXCPU:
+	case sig == sigXCPU:
+		return StatusTimeout, 124, name
+	case sig == sigKILL:
 		if nearCPU {
 			return StatusTimeout, 124, name
 		}

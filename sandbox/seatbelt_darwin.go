@@ -50,6 +50,7 @@ type sysState struct {
 	pid     int
 	last    time.Time
 	peak    int64
+	cpu     time.Duration
 }
 
 func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, err error) {
@@ -138,21 +139,38 @@ func (s *sysState) kill(cmd *exec.Cmd) error {
 func (s *sysState) finish() {}
 
 // sample returns the resident size `ps` reports, at most every rssEvery.
-func (s *sysState) sample() int64 {
+func (s *sysState) sample() usage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.pid == 0 || time.Since(s.last) < rssEvery {
-		return s.peak
+		return usage{peak: s.peak, cpu: s.cpu}
 	}
 	s.last = time.Now()
-	out, err := exec.Command("/bin/ps", "-o", "rss=", "-p", strconv.Itoa(s.pid)).Output()
+	out, err := exec.Command("/bin/ps", "-o", "rss=,cputime=", "-p", strconv.Itoa(s.pid)).Output()
 	if err != nil {
-		return s.peak
+		return usage{peak: s.peak, cpu: s.cpu}
 	}
-	if kb, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64); err == nil {
-		s.peak = max(s.peak, kb<<10)
+	f := strings.Fields(string(out))
+	if len(f) == 2 {
+		if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+			s.peak = max(s.peak, kb<<10)
+		}
+		s.cpu = max(s.cpu, psCPUTime(f[1]))
 	}
-	return s.peak
+	return usage{peak: s.peak, cpu: s.cpu}
+}
+
+// psCPUTime parses ps's cputime, "[[dd-]hh:]mm:ss[.ff]".
+func psCPUTime(s string) time.Duration {
+	var total float64
+	for _, part := range strings.Split(s, ":") {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(part, "-", ""), 64)
+		if err != nil {
+			return 0
+		}
+		total = total*60 + v
+	}
+	return time.Duration(total * float64(time.Second))
 }
 
 func (s *sysState) cleanup() {

@@ -76,7 +76,7 @@ var seccompArches = map[string]seccompArch{
 		"quotactl": 60, "quotactl_fd": 443, "syslog": 116, "lookup_dcookie": 18, "vhangup": 58,
 		"name_to_handle_at": 264, "open_by_handle_at": 265, "kcmp": 272, "fanotify_init": 262, "pidfd_getfd": 438,
 		"nfsservctl": 42,
-		"socket": 198, "socketpair": 199, "ioctl": 29, "clone": 220, "clone3": 435,
+		"socket":     198, "socketpair": 199, "ioctl": 29, "clone": 220, "clone3": 435,
 	}},
 }
 

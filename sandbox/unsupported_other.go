@@ -32,5 +32,5 @@ func platformCommand(context.Context, Spec) (*exec.Cmd, *sysState, error) {
 func (*sysState) started(*exec.Cmd)      {}
 func (*sysState) kill(c *exec.Cmd) error { return c.Process.Kill() }
 func (*sysState) finish()                {}
-func (*sysState) sample() int64          { return 0 }
+func (*sysState) sample() usage          { return usage{} }
 func (*sysState) cleanup()               {}
