@@ -19,6 +19,7 @@ import (
 
 	"kidcoder/buildinfo"
 	"kidcoder/kidrun"
+	"kidcoder/lessons"
 	"kidcoder/sandbox"
 )
 
@@ -140,7 +141,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if !*asJSON {
 		obs = streamObserver{stdout: stdout, stderr: stderr}
 	}
-	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: dataFiles(file)}
+	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: lessons.DataFiles(file)}
 	if req.Stdin == nil {
 		req.Stdin = []byte{}
 	}
@@ -191,29 +192,6 @@ func reorder(args []string, boolFlags map[string]bool) []string {
 		rest = append(rest, a)
 	}
 	return append(flags, rest...)
-}
-
-// dataFiles are the regular files beside the program (a lesson's data), bounded.
-func dataFiles(program string) []string {
-	dir := filepath.Dir(program)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	var total int64
-	for _, e := range entries {
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".py") {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil || info.Size() > 4<<20 || total+info.Size() > 16<<20 || len(out) >= 64 {
-			continue
-		}
-		total += info.Size()
-		out = append(out, filepath.Join(dir, e.Name()))
-	}
-	return out
 }
 
 type streamObserver struct{ stdout, stderr io.Writer }
@@ -296,7 +274,14 @@ func cmdSelftest(args []string, stdout, stderr io.Writer) int {
 		}
 		writeJSON(stdout, out)
 	} else {
-		fmt.Fprintf(stdout, "python: %s\n%s", eng.Python(), rep.String())
+		fmt.Fprintf(stdout, "python:  %s\nsandbox: %s %s (%s)\n", eng.Python(), rep.Info.Kind, rep.Info.Version, rep.Info.Path)
+		for _, p := range rep.Probes {
+			mark := "ok  "
+			if !p.OK {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(stdout, "  %s %-5s %-28s %s\n", mark, p.Kind, p.Name, p.Detail)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "kidcoder: %s\n", explain(err, lang))
 		} else {

@@ -182,7 +182,11 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		if base == name || strings.HasPrefix(base, ".") {
 			continue
 		}
-		files = append(files, sandbox.Mount{Host: f, Sandbox: sandbox.ScratchDir + "/" + base})
+		// A copy taken now: the lesson folder may change during the run, and
+		// a data file that vanished since it was listed is simply not there.
+		if copyFile(f, filepath.Join(staging, base)) == nil {
+			files = append(files, sandbox.Mount{Host: filepath.Join(staging, base), Sandbox: sandbox.ScratchDir + "/" + base})
+		}
 	}
 
 	if len(req.CheckFiles) > MaxCheckFiles {
@@ -318,3 +322,19 @@ func NormLang(lang string) string {
 	}
 	return "en"
 }
+
+// copyFile copies a regular file (never following a link) into the staging folder.
+func copyFile(src, dst string) error {
+	fi, err := os.Lstat(src)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxDataFile {
+		return fmt.Errorf("not a data file: %s", src)
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o644)
+}
+
+// maxDataFile bounds one data file handed to a program.
+const maxDataFile = 8 << 20
