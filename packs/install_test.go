@@ -306,3 +306,32 @@ func TestCheckLessonRecordsAttempt(t *testing.T) {
 		t.Errorf("a plain lesson: %v, want ErrNotInPack", err)
 	}
 }
+
+func TestInstalledRefusesPlantedLinks(t *testing.T) {
+	lessons := t.TempDir()
+	pl, err := Import(buildTo(t, scaffoldDir(t)), lessons, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(lessons, pl.Folder)
+	in, err := OpenInstalled(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const check = "exercises/square/check_square.py"
+	if _, err := in.HostPath(check); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(t.TempDir(), "secret")
+	writeFile(t, secret, "top secret")
+	target := filepath.Join(dir, MetaDir, filesDir, "exercises")
+	if err := os.RemoveAll(target); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(secret), target); err != nil {
+		t.Skip("no symlinks here")
+	}
+	if _, err := in.HostPath(check); !errors.Is(err, ErrNotRegular) {
+		t.Fatalf("HostPath through a planted link: %v, want ErrNotRegular", err)
+	}
+}

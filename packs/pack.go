@@ -88,24 +88,35 @@ func loadDir(dir string) (*Pack, error) {
 	return p, nil
 }
 
-func readPlain(dir, name string, max int64) ([]byte, error) {
+// plainPath checks that name, a pack path under dir, is a regular file
+// reached without following any link.
+func plainPath(dir, name string) error {
 	if err := CheckEntryName(name); err != nil {
-		return nil, fileErr(dir, name, err)
+		return fileErr(dir, name, err)
 	}
 	cur := dir
-	for _, e := range strings.Split(name, "/") {
+	elems := strings.Split(name, "/")
+	for i, e := range elems {
 		cur = filepath.Join(cur, e)
 		fi, err := os.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fileErr(dir, name, ErrMissing)
+			return fileErr(dir, name, ErrMissing)
 		}
 		if err != nil {
-			return nil, fileErr(dir, name, err)
+			return fileErr(dir, name, err)
 		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, fileErr(dir, name, ErrNotRegular)
+		if fi.Mode()&fs.ModeSymlink != 0 || (i == len(elems)-1 && !fi.Mode().IsRegular()) {
+			return fileErr(dir, name, ErrNotRegular)
 		}
 	}
+	return nil
+}
+
+func readPlain(dir, name string, max int64) ([]byte, error) {
+	if err := plainPath(dir, name); err != nil {
+		return nil, err
+	}
+	cur := filepath.Join(dir, filepath.FromSlash(name))
 	f, err := os.Open(cur)
 	if err != nil {
 		return nil, fileErr(dir, name, err)

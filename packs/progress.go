@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -162,14 +163,20 @@ func (in *Installed) HostPath(p string) (string, error) {
 	if err := CheckEntryName(p); err != nil {
 		return "", fileErr(in.Dir, p, err)
 	}
+	root, rel := filepath.Join(in.Dir, MetaDir, filesDir), p
 	for _, ex := range in.Manifest.Exercises {
 		for _, d := range ex.Data {
 			if d == p {
-				return filepath.Join(in.Dir, filepath.Base(filepath.FromSlash(p))), nil
+				root, rel = in.Dir, path.Base(p)
 			}
 		}
 	}
-	return filepath.Join(in.Dir, MetaDir, filesDir, filepath.FromSlash(p)), nil
+	// The sandbox mounts what it is given: a link planted in the lessons
+	// folder must not hand it a file from elsewhere.
+	if err := plainPath(root, rel); err != nil {
+		return "", err
+	}
+	return filepath.Join(root, filepath.FromSlash(rel)), nil
 }
 
 // Instructions returns an exercise's instructions in lang (Markdown).
