@@ -48,7 +48,14 @@ class Run(object):
             b = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
             if not b:
                 return
-            into.append(b)
+            with self.frame_event:
+                into.append(b)
+                self.frame_event.notify_all()
+
+    def wait_stdout(self, text, timeout=30):
+        """Wait until stdout holds exactly text so far (bytes); True if it did."""
+        with self.frame_event:
+            return self.frame_event.wait_for(lambda: text in b"".join(self.out), timeout)
 
     def _read(self, fd):
         buf = b""
