@@ -1,0 +1,335 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// onOutput calls f once, the first time stdout contains marker.
+func onOutput(rec *recorder, marker string, f func()) {
+	var once sync.Once
+	var seen []byte
+	rec.mu.Lock()
+	rec.onOut = func(s Stream, b []byte) {
+		seen = append(seen, b...)
+		if bytes.Contains(seen, []byte(marker)) {
+			once.Do(f)
+		}
+	}
+	rec.mu.Unlock()
+}
+
+func startCode(t *testing.T, code string, spec Spec, h Handler) *Process {
+	t.Helper()
+	prog := filepath.Join(t.TempDir(), "prog.py")
+	if err := os.WriteFile(prog, []byte(code), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if spec.Policy == (Policy{}) {
+		spec.Policy = testPolicy()
+	}
+	spec.Python = testPython
+	spec.Args = []string{"-I", "-B", ScratchDir + "/prog.py"}
+	spec.Files = append(spec.Files, Mount{Host: prog, Sandbox: ScratchDir + "/prog.py"})
+	p, err := Start(context.Background(), spec, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestInputAndFrames(t *testing.T) {
+	needSandbox(t)
+	rec := &recorder{}
+	code := `import os, struct, sys
+def frame(b):
+    os.write(3, struct.pack(">I", len(b)) + b)
+frame(b'{"type":"input","prompt":"name? "}')
+print("name? ", end="", flush=True)
+line = sys.stdin.readline()
+frame(b'{"type":"input_done"}')
+print("hello " + line.strip())
+frame(b"x" * 100000)
+os.write(3, struct.pack(">I", 17 << 20))   # oversize: the host stops parsing
+frame(b"after")
+print("end")
+`
+	p := startCode(t, code, Spec{Frames: true}, rec)
+	onOutput(rec, "name? ", func() {
+		p.SetWaiting(true)
+		p.WriteInput([]byte("Ada\n"))
+		p.SetWaiting(false)
+	})
+	o := p.Wait()
+	if o.Status != StatusOK || string(o.Stdout) != "name? hello Ada\nend\n" {
+		t.Fatalf("outcome %s %q %q", o.Status, o.Stdout, o.Stderr)
+	}
+	if len(rec.frames) != 3 || string(rec.frames[0]) != `{"type":"input","prompt":"name? "}` ||
+		string(rec.frames[1]) != `{"type":"input_done"}` || len(rec.frames[2]) != 100000 {
+		t.Fatalf("frames: %d %q", len(rec.frames), rec.frames)
+	}
+}
+
+func TestStopAsksThenKills(t *testing.T) {
+	needSandbox(t)
+	// A cooperative program ends itself on the stop line within the grace.
+	rec := &recorder{}
+	p := startCode(t, `import os
+print("READY", flush=True)
+line = os.read(4, 100)
+print("got", line)
+`, Spec{Frames: true}, rec)
+	onOutput(rec, "READY", p.Stop)
+	o := p.Wait()
+	if !o.Stopped || o.Status != StatusOK || !strings.Contains(string(o.Stdout), `got b'stop\n'`) {
+		t.Fatalf("cooperative stop: %+v %q", o.Status, o.Stdout)
+	}
+	// Without frames Stop kills at once.
+	rec = &recorder{}
+	p = startCode(t, "import time\nprint('READY', flush=True)\ntime.sleep(60)\n", Spec{}, rec)
+	onOutput(rec, "READY", p.Stop)
+	o = p.Wait()
+	if !o.Stopped || o.Status != StatusKilled || o.Duration > 5*time.Second {
+		t.Fatalf("stop without frames: %s stopped=%v after %v", o.Status, o.Stopped, o.Duration)
+	}
+}
+
+func TestWaitingPausesWallClock(t *testing.T) {
+	needSandbox(t)
+	pol := testPolicy()
+	pol.WallTime = 2 * time.Second
+	pol.IdleTime = 10 * time.Second
+	code := "import sys\nprint('ASK', flush=True)\nprint(sys.stdin.readline().strip())\n"
+	rec := &recorder{}
+	p := startCode(t, code, Spec{Policy: pol}, rec)
+	answered := make(chan struct{})
+	onOutput(rec, "ASK", func() {
+		p.SetWaiting(true)
+		go func() {
+			// The child "types" after longer than the whole wall budget.
+			time.AfterFunc(2500*time.Millisecond, func() {
+				p.SetWaiting(false)
+				p.WriteInput([]byte("typed\n"))
+				close(answered)
+			})
+		}()
+	})
+	o := p.Wait()
+	<-answered
+	if o.Status != StatusOK || string(o.Stdout) != "ASK\ntyped\n" {
+		t.Fatalf("waiting counted against the wall clock: %s %q", o.Status, o.Stdout)
+	}
+	if o.Duration < 2500*time.Millisecond {
+		t.Errorf("duration %v excludes the wait; it is wall time", o.Duration)
+	}
+
+	// The idle clock bounds the wait itself.
+	pol.IdleTime = 300 * time.Millisecond
+	rec = &recorder{}
+	p = startCode(t, code, Spec{Policy: pol}, rec)
+	onOutput(rec, "ASK", func() { p.SetWaiting(true) })
+	if o := p.Wait(); o.Status != StatusTimeout || o.ExitCode != 124 {
+		t.Fatalf("idle wait: %s %d", o.Status, o.ExitCode)
+	}
+}
+
+func TestClosedInputIsEOF(t *testing.T) {
+	needSandbox(t)
+	p := startCode(t, "input('? ')\n", Spec{}, nil)
+	p.CloseInput()
+	o := p.Wait()
+	if o.Status != StatusError || o.ExitCode != 1 || !strings.Contains(string(o.Stderr), "EOFError") {
+		t.Fatalf("%s %d %q", o.Status, o.ExitCode, o.Stderr)
+	}
+}
+
+func TestOutputCoalescedInOrder(t *testing.T) {
+	needSandbox(t)
+	rec := &recorder{}
+	// Two pipes have no common order; the pauses let each write arrive
+	// before the next, so arrival order is write order.
+	code := `import sys, time
+for i in range(3000):
+    print("o%d" % i, flush=True)
+for i in range(3):
+    time.sleep(0.3)
+    print("e%d" % i, file=sys.stderr, flush=True)
+    time.sleep(0.3)
+    print("x%d" % i, flush=True)
+`
+	p := startCode(t, code, Spec{}, rec)
+	p.CloseInput()
+	o := p.Wait()
+	if o.Status != StatusOK {
+		t.Fatalf("%s %q", o.Status, o.Stderr)
+	}
+	if rec.calls >= 3000 {
+		t.Errorf("%d handler calls for 3000 flushed lines: not coalesced", rec.calls)
+	}
+	var seq []string
+	for _, c := range rec.out {
+		for _, l := range strings.Fields(string(c.b)) {
+			if l[0] == 'e' || l[0] == 'x' {
+				seq = append(seq, l)
+			}
+		}
+	}
+	// Each stderr line was written (and flushed) well before the next stdout line.
+	if got := strings.Join(seq, " "); got != "e0 x0 e1 x1 e2 x2" {
+		t.Errorf("order across streams: %s", got)
+	}
+}
+
+func TestNeverUnsandboxed(t *testing.T) {
+	pol := DefaultPolicy()
+	if _, err := Start(context.Background(), Spec{Policy: pol}, nil); err == nil {
+		t.Error("started without an interpreter")
+	}
+	pol.MemoryBytes = 0
+	if _, err := Start(context.Background(), Spec{Policy: pol, Python: testPython}, nil); err == nil {
+		t.Error("started with an unlimited memory policy")
+	}
+	if _, err := Start(context.Background(), Spec{Policy: DefaultPolicy(), Python: "/nonexistent/python3"}, nil); err == nil {
+		t.Error("started with a missing interpreter")
+	}
+}
+
+func TestContextCancelKills(t *testing.T) {
+	needSandbox(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	prog := filepath.Join(t.TempDir(), "p.py")
+	os.WriteFile(prog, []byte("import time\nprint('R', flush=True)\ntime.sleep(60)\n"), 0o644)
+	rec := &recorder{}
+	p, err := Start(ctx, Spec{Policy: testPolicy(), Python: testPython, Args: []string{ScratchDir + "/p.py"},
+		Files: []Mount{{Host: prog, Sandbox: ScratchDir + "/p.py"}}}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onOutput(rec, "R", cancel)
+	if o := p.Wait(); o.Status != StatusKilled {
+		t.Fatalf("cancelled run: %s", o.Status)
+	}
+}
+
+func TestStubRlimits(t *testing.T) {
+	needSandbox(t)
+	// The Python stub used where prlimit is missing sets the same limits.
+	argv := stubCommand(testPython, rlimitsOf(testPolicy()), []string{testPython, "-I", "-c",
+		"import resource as r;print(*[r.getrlimit(n) for n in (r.RLIMIT_AS,r.RLIMIT_CPU,r.RLIMIT_NPROC,r.RLIMIT_CORE)])"})
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := "(536870912, 536870912) (3, 4) (64, 64) (0, 0)\n"
+	if string(out) != want {
+		t.Errorf("stub limits %q, want %q", out, want)
+	}
+}
+
+func TestSelfTestPasses(t *testing.T) {
+	needSandbox(t)
+	dir := t.TempDir()
+	rep, err := SelfTestCached(context.Background(), testPython, dir, "test-build")
+	if err != nil {
+		for _, p := range rep.Probes {
+			t.Logf("%+v", p)
+		}
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, p := range rep.Probes {
+		kinds[p.Kind]++
+	}
+	if kinds["block"] < 5 || kinds["allow"] < 4 {
+		t.Errorf("probes by kind: %v", kinds)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "sandbox-selftest.json"))
+	if err != nil || !bytes.Contains(b, []byte(`"exceed_process_limit"`)) {
+		t.Fatalf("verdict not cached: %v %s", err, b)
+	}
+	// A failing verdict is never served from cache: errors wrap ErrUnavailable.
+	if _, err := SelfTest(context.Background(), "/nonexistent/python3"); !errors.Is(err, ErrUnavailable) && err == nil {
+		t.Error("self-test with a missing interpreter passed")
+	}
+}
+
+func TestFindPython(t *testing.T) {
+	needSandbox(t)
+	p, err := FindPython("")
+	if err != nil || !strings.HasPrefix(p, "/usr/bin/python3") {
+		t.Fatalf("FindPython = %q, %v", p, err)
+	}
+	if _, err := FindPython("/nonexistent/python3"); !errors.Is(err, ErrNoPython) {
+		t.Errorf("missing preferred interpreter: %v", err)
+	}
+	if _, err := FindPython("/usr/bin/true"); !errors.Is(err, ErrNoPython) {
+		t.Errorf("a non-Python program accepted: %v", err)
+	}
+}
+
+func TestFrameReaderBounds(t *testing.T) {
+	// readFrames is fed directly: an oversize header stops parsing and the
+	// rest is drained so the writer never blocks.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Process{events: make(chan event, 8)}
+	done := make(chan struct{})
+	go func() { p.readFrames(r); close(done) }()
+	var buf bytes.Buffer
+	binary.Write(&buf, binary.BigEndian, uint32(2))
+	buf.WriteString("ok")
+	binary.Write(&buf, binary.BigEndian, uint32(maxFrameBytes+1))
+	buf.Write(make([]byte, 1<<20)) // more than a pipe buffer after the bad header
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	<-done
+	close(p.events)
+	var got []string
+	for ev := range p.events {
+		got = append(got, string(ev.data))
+	}
+	if len(got) != 1 || got[0] != "ok" {
+		t.Errorf("frames %q, want only \"ok\"", got)
+	}
+}
+
+// BenchmarkRunHello is the cost of one sandboxed print('hi'), the floor
+// under every run a child makes. Compare with BenchmarkPlainPython.
+func BenchmarkRunHello(b *testing.B) {
+	needSandbox(b)
+	prog := filepath.Join(b.TempDir(), "hi.py")
+	os.WriteFile(prog, []byte("print('hi')\n"), 0o644)
+	spec := Spec{Policy: DefaultPolicy(), Python: testPython, Args: []string{"-I", "-B", ScratchDir + "/hi.py"},
+		Files: []Mount{{Host: prog, Sandbox: ScratchDir + "/hi.py"}}}
+	for b.Loop() {
+		p, err := Start(context.Background(), spec, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.CloseInput()
+		if o := p.Wait(); o.Status != StatusOK {
+			b.Fatalf("%s %q", o.Status, o.Stderr)
+		}
+	}
+}
+
+func BenchmarkPlainPython(b *testing.B) {
+	for b.Loop() {
+		if out, err := exec.Command(testPython, "-I", "-c", "print('hi')").Output(); err != nil || string(out) != "hi\n" {
+			b.Fatal(err)
+		}
+	}
+}
