@@ -178,6 +178,9 @@ func writeMetaFiles(p *Pack, meta string) error {
 		return err
 	}
 	defer os.RemoveAll(stage)
+	if err := os.Chmod(stage, 0o755); err != nil {
+		return err
+	}
 	solutions := map[string]bool{}
 	for _, ex := range p.Manifest.Exercises {
 		if ex.Solution != "" {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"kidcoder/kidrun"
 	"kidcoder/sandbox"
@@ -92,5 +93,29 @@ func TestSourceRulesInSandbox(t *testing.T) {
 	}
 	if rep.Passed || rep.Results[0].Detail == "" {
 		t.Errorf("a syntax error passed source rules: %+v", rep.Results)
+	}
+}
+
+// TestCheckLessonInSandbox checks an imported lesson the way the app's
+// check button does: files come from the lessons folder, progress is saved.
+func TestCheckLessonInSandbox(t *testing.T) {
+	r := realRunner(t)
+	src := scaffoldDir(t)
+	lessons := t.TempDir()
+	pl, err := Import(buildTo(t, src), lessons, "zh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lesson := filepath.Join(lessons, pl.Exercises[0].Lesson)
+	solution := []byte(readFile(t, filepath.Join(src, "exercises/square/solution.py")))
+	rep, prog, err := CheckLesson(context.Background(), r, lesson, solution, "zh", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Passed {
+		t.Fatalf("the solution failed as a lesson: %+v", rep.Failed())
+	}
+	if !prog.Solved || prog.Stars != 3 || prog.Attempts != 1 {
+		t.Errorf("progress after a first-try solve: %+v", prog)
 	}
 }
