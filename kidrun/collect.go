@@ -124,7 +124,10 @@ func completeUTF8(b []byte) int {
 		if c < 0x80 {
 			return len(b)
 		}
-		if c >= 0xC0 { // a lead byte: is its sequence complete?
+		if c >= 0xF5 || c == 0xC0 || c == 0xC1 {
+			return len(b) // never valid: nothing to wait for
+		}
+		if c >= 0xC2 { // a lead byte: is its sequence complete?
 			need := 2
 			switch {
 			case c >= 0xF0:
