@@ -1,0 +1,246 @@
+// Visual and layout check of the built frontend in headless Chromium.
+//
+// By default it serves frontend/dist and defines window.go / window.runtime
+// with the fake backend (bundled from src/lib/fakeWailsEntry.ts), the way the
+// Wails runtime would. With KIDCODER_URL set it opens that page instead, e.g.
+// the Go dev server that wires the real app in: KIDCODER_URL=http://127.0.0.1:PORT/
+//
+// Screenshots go to tests/out/. Every scenario also checks that nothing spills
+// out of the window. Prints "N passed, N failed" and exits non-zero on failure.
+
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = resolve(here, '..');
+const dist = join(root, 'dist');
+const out = join(here, 'out');
+const realUrl = process.env.KIDCODER_URL || '';
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+mkdirSync(out, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = '') {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `: ${detail}`}`);
+}
+
+async function buildFake() {
+  const dir = join(here, '.harness');
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      outDir: dir,
+      emptyOutDir: true,
+      lib: { entry: join(root, 'src/lib/fakeWailsEntry.ts'), formats: ['iife'], name: 'KidcoderFake', fileName: () => 'fake-wails.js' },
+    },
+  });
+  return readFileSync(join(dir, 'fake-wails.js'), 'utf8');
+}
+
+const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png' };
+
+function serve(folder) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = normalize(join(folder, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(folder) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+/** Everything that must stay inside the window, with the rectangles that do not. */
+async function spills(page) {
+  return page.evaluate(() => {
+    const vw = window.innerWidth;
+    const vh = window.innerHeight;
+    const bad = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > vw || doc.scrollHeight > vh) bad.push(`document ${doc.scrollWidth}x${doc.scrollHeight}`);
+    const sel = '.topbar, .runbar, [data-panel], [data-panel] > header, .run, .stop';
+    for (const el of document.querySelectorAll(sel)) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5) {
+        bad.push(`${el.className || el.dataset.panel} ${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.right)},${Math.round(r.bottom)}`);
+      }
+    }
+    // A panel's content must scroll inside it, never push the panel taller than its share.
+    for (const body of document.querySelectorAll('[data-panel] > .body')) {
+      const panel = body.parentElement.getBoundingClientRect();
+      const r = body.getBoundingClientRect();
+      if (r.bottom > panel.bottom + 0.5) bad.push(`body of ${body.parentElement.dataset.panel} overflows its panel`);
+    }
+    return bad;
+  });
+}
+
+async function setCode(page, code) {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  // insertText avoids auto-indent and bracket closing doubling what we type
+  await page.keyboard.insertText(code);
+}
+
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--no-sandbox', '--disable-gpu', '--headless'],
+});
+let server = null;
+let fake = '';
+let base = realUrl;
+if (!realUrl) {
+  if (!existsSync(join(dist, 'index.html'))) throw new Error('build the frontend first: npm run build');
+  fake = await buildFake();
+  server = await serve(dist);
+  base = `http://127.0.0.1:${server.address().port}/`;
+}
+
+async function open(lang, width, height, fakeOpts = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  if (fake) {
+    await page.addInitScript(`window.__KIDCODER_FAKE__ = ${JSON.stringify({ lang, ...fakeOpts })};`);
+    await page.addInitScript(fake);
+  }
+  await page.goto(base);
+  if (!fake) {
+    // Real backend: pick the language through the UI if it differs.
+    await page.waitForSelector('.topbar');
+    const isZh = await page.evaluate(() => document.documentElement.lang === 'zh-CN');
+    if (isZh !== (lang === 'zh')) await page.click('.topbar button:has-text("🌐")');
+  }
+  return { context, page, errors };
+}
+
+const sizes = [
+  [800, 600],
+  [1024, 768],
+  [1440, 900],
+];
+
+try {
+  for (const lang of ['zh', 'en']) {
+    for (const [w, h] of sizes) {
+      const name = `${lang}-${w}x${h}`;
+      const { context, page, errors } = await open(lang, w, h);
+      const star = await page.waitForSelector('.stage img', { timeout: 10000 }).then(() => true, () => false);
+      check(`${name}: star demo picture appears`, star);
+      await page.waitForSelector('.elapsed', { timeout: 10000 }).catch(() => {});
+      await page.screenshot({ path: join(out, `${name}-start.png`) });
+      const bad = await spills(page);
+      check(`${name}: nothing spills at start`, bad.length === 0, bad.join('; '));
+      check(`${name}: no page errors`, errors.length === 0, errors.join('; '));
+      await context.close();
+    }
+  }
+
+  for (const lang of ['zh', 'en']) {
+    for (const [w, h] of [[800, 600], [1440, 900]]) {
+      const name = `${lang}-${w}x${h}`;
+      const { context, page } = await open(lang, w, h);
+      await page.waitForSelector('.stage img', { timeout: 10000 }).catch(() => {});
+      await page.waitForSelector('.elapsed', { timeout: 10000 }).catch(() => {});
+
+      // input() then an error: the prompt stays, the answer is echoed, the line is highlighted.
+      const prompt = lang === 'zh' ? '你叫什么名字？' : 'What is your name? ';
+      await setCode(page, `name = input("${prompt}")\nprint("hello")\nx = 1 / 0\n`);
+      await page.click('.run');
+      const asked = await page.waitForSelector('.console input.answer', { timeout: 10000 }).then(() => true, () => false);
+      check(`${name}: input box appears`, asked);
+      await page.screenshot({ path: join(out, `${name}-input.png`) });
+      await page.keyboard.type('小明 Ada');
+      await page.keyboard.press('Enter');
+      const errBox = await page.waitForSelector('.box.error', { timeout: 10000 }).then(() => true, () => false);
+      check(`${name}: friendly error box`, errBox);
+      const consoleText = await page.textContent('.console .lines');
+      check(`${name}: prompt and answer stay in the console`, consoleText.includes(prompt.trim()) && consoleText.includes('小明 Ada'), consoleText);
+      const marked = await page.textContent('.cm-error-line').catch(() => null);
+      check(`${name}: error line highlighted`, marked === 'x = 1 / 0', String(marked));
+      await page.screenshot({ path: join(out, `${name}-error.png`) });
+      const hintTop = await page.evaluate(() => {
+        const box = document.querySelector('.box.error').getBoundingClientRect();
+        const pane = document.querySelector('.console').getBoundingClientRect();
+        return box.top >= pane.top - 1;
+      });
+      check(`${name}: the error box's first line is in view`, hintTop);
+      let bad = await spills(page);
+      check(`${name}: nothing spills with an error`, bad.length === 0, bad.join('; '));
+
+      // A flood of output stays inside its panel and is capped.
+      await setCode(page, 'for i in range(30000):\n    print(i)\n');
+      await page.click('.run');
+      await page.waitForSelector('.elapsed', { timeout: 20000 });
+      const lines = await page.locator('.console .line').count();
+      check(`${name}: flood capped`, lines >= 4000 && lines <= 5001, `${lines} lines`);
+      check(`${name}: flood notice`, (await page.locator('.console .notice').count()) === 1);
+      const last = await page.locator('.console .line').last().textContent();
+      check(`${name}: flood shows the last line`, last === '29999', String(last));
+      await page.screenshot({ path: join(out, `${name}-flood.png`) });
+      bad = await spills(page);
+      check(`${name}: nothing spills after a flood`, bad.length === 0, bad.join('; '));
+
+      // Collapsing panels keeps their headers and the run bar on screen.
+      await page.click('[data-panel="console"] .toggle');
+      await page.click('[data-panel="drawing"] .toggle');
+      await page.screenshot({ path: join(out, `${name}-collapsed.png`) });
+      bad = await spills(page);
+      check(`${name}: nothing spills with panels collapsed`, bad.length === 0, bad.join('; '));
+      await page.click('[data-panel="editor"] .toggle');
+      bad = await spills(page);
+      check(`${name}: nothing spills with the left column collapsed`, bad.length === 0, bad.join('; '));
+      await page.screenshot({ path: join(out, `${name}-left-collapsed.png`) });
+      await context.close();
+    }
+  }
+
+  if (fake) {
+    for (const lang of ['zh', 'en']) {
+      const { context, page } = await open(lang, 800, 600, { broken: true, settingsWarning: 'settings.json: unexpected end of JSON input' });
+      const banner = await page.waitForSelector('.banner', { timeout: 10000 }).then(() => true, () => false);
+      check(`${lang}: broken sandbox banner`, banner);
+      check(`${lang}: run disabled without a sandbox`, await page.isDisabled('.run'));
+      await page.screenshot({ path: join(out, `${lang}-800x600-broken.png`) });
+      await page.click('.open-settings');
+      await page.waitForSelector('.dialog');
+      await page.screenshot({ path: join(out, `${lang}-800x600-settings.png`) });
+      const bad = await spills(page);
+      check(`${lang}: nothing spills with the banner and settings`, bad.length === 0, bad.join('; '));
+      await context.close();
+    }
+
+    // The replay, half way.
+    const { context, page } = await open('en', 1024, 768);
+    await page.waitForSelector('.stage img', { timeout: 10000 });
+    await page.click('.watch');
+    const canvas = await page.waitForSelector('.stage canvas', { timeout: 5000 }).then(() => true, () => false);
+    check('replay canvas shows', canvas);
+    await page.waitForTimeout(350);
+    await page.screenshot({ path: join(out, 'en-1024x768-replay.png') });
+    const back = await page.waitForSelector('.stage img', { timeout: 20000 }).then(() => true, () => false);
+    check('replay ends with the final picture', back);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server?.close();
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
