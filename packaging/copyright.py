@@ -35,6 +35,27 @@ def license_file(folder):
     return None
 
 
+def readme_license(folder):
+    """The "License" section of a module's README, for modules that state
+    their licence there instead of shipping a licence file."""
+    for name in ("README.md", "README", "README.txt"):
+        p = os.path.join(folder, name)
+        if not os.path.isfile(p):
+            continue
+        lines = open(p, encoding="utf-8").read().splitlines()
+        for i, line in enumerate(lines):
+            if line.lstrip("#").strip().lower() in ("license", "licence"):
+                body = []
+                for l in lines[i + 1:]:
+                    if l.startswith("#"):
+                        break
+                    body.append(l)
+                text = "\n".join(body).strip()
+                if text:
+                    return text
+    return None
+
+
 def go_modules(binaries):
     mods = {}
     for b in binaries:
@@ -99,10 +120,15 @@ def main():
     for path, version in go_modules(binaries):
         folder = os.path.join(cache, escape_module(path) + "@" + version)
         lic = license_file(folder)
-        if lic is None:
-            sys.exit(f"copyright.py: no licence file for Go module {path} {version} in {folder}")
-        with open(lic, encoding="utf-8") as fh:
-            out.append(section(f"Go module {path} {version}:", fh.read()))
+        if lic is not None:
+            with open(lic, encoding="utf-8") as fh:
+                out.append(section(f"Go module {path} {version}:", fh.read()))
+            continue
+        stated = readme_license(folder)
+        if stated is None:
+            sys.exit(f"copyright.py: no licence file or README licence section for Go module {path} {version} in {folder}")
+        out.append(section(f"Go module {path} {version}:",
+                           "The module ships no licence file. Its README states:\n\n" + stated))
 
     if os.path.isdir(os.path.join(frontend, "node_modules")):
         for folder, meta in npm_packages(frontend):
