@@ -19,7 +19,6 @@ import (
 
 	"kidcoder/buildinfo"
 	"kidcoder/kidrun"
-	"kidcoder/lessons"
 	"kidcoder/sandbox"
 )
 
@@ -60,8 +59,9 @@ func usage(w io.Writer) {
 
 Usage:
   kidcoder                      open the classroom (desktop app)
-  kidcoder run [--json] [--timeout SECONDS] [--stdin FILE] [--out DIR] [--lang zh|en] FILE.py
-                                run FILE.py in the sandbox; exit code is the program's (124 on timeout)
+  kidcoder run [--json] [--timeout SECONDS] [--stdin FILE] [--out DIR] [--lang zh|en] [--data FILE]... FILE.py
+                                run FILE.py in the sandbox; exit code is the program's (124 on timeout);
+                                each --data FILE is readable by the program under its own name
   kidcoder selftest [--json]    prove the sandbox with must-block and must-allow probes
   kidcoder version              print the version, commit and build date
   kidcoder pack new DIR         start an exercise pack (teachers)
@@ -82,6 +82,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	outDir := fs.String("out", "", "folder to write turtle.svg and figure-N.png into")
 	lang := fs.String("lang", "", "language of hints: zh or en (default from the locale)")
 	python := fs.String("python", "", "Python interpreter to use (default: found automatically)")
+	var data multiFlag
+	fs.Var(&data, "data", "a data file the program may read by its name (repeatable)")
 	if err := fs.Parse(reorder(args, map[string]bool{"json": true})); err != nil {
 		return ExitUsage
 	}
@@ -141,7 +143,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if !*asJSON {
 		obs = streamObserver{stdout: stdout, stderr: stderr}
 	}
-	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: lessons.DataFiles(file)}
+	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: data}
 	if req.Stdin == nil {
 		req.Stdin = []byte{}
 	}
@@ -193,6 +195,14 @@ func reorder(args []string, boolFlags map[string]bool) []string {
 	}
 	return append(flags, rest...)
 }
+
+// multiFlag collects a repeatable flag. Data files are named one by one on
+// purpose: the files that happen to sit beside a program (a Downloads
+// folder, say) are the family's, not the program's.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 type streamObserver struct{ stdout, stderr io.Writer }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -65,6 +66,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.Policy == (sandbox.Policy{}) {
 		opts.Policy = sandbox.DefaultPolicy()
 	}
+	sandbox.UseCache(opts.CacheDir)
 	py, err := sandbox.FindPython(opts.Python)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoPython, err)
@@ -79,8 +81,14 @@ func New(opts Options) (*Engine, error) {
 	return &Engine{python: py, pyDir: pyDir, cacheDir: opts.CacheDir, policy: opts.Policy}, nil
 }
 
-// DefaultCacheDir is the user's cache folder for Kid Coder.
+// DefaultCacheDir is the user's cache folder for Kid Coder. For root on
+// Linux it is /var/cache/kidcoder: the sandbox then runs as an unprivileged
+// user who cannot enter /root, and a folder it can read saves copying the
+// Python layer into every run.
 func DefaultCacheDir() (string, error) {
+	if runtime.GOOS == "linux" && os.Geteuid() == 0 {
+		return "/var/cache/kidcoder", nil
+	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("no cache folder: %w", err)

@@ -360,7 +360,7 @@ func selfTestKey(buildID string, info Info, kernel, python string) string {
 // and the interpreter path. Only a passing verdict is stored: a failure is
 // probed again next time, so fixing the machine needs no cache clearing.
 func SelfTestCached(ctx context.Context, python, cacheDir, buildID string) (Report, error) {
-	info, err := Detect()
+	info, err := detectForSelfTest()
 	if err != nil {
 		return Report{Info: info}, err
 	}
@@ -387,6 +387,7 @@ func selfTestDisk(ctx context.Context, python, cacheDir, key string) (Report, er
 	if err != nil {
 		return rep, err
 	}
+	saveFacts(cacheDir, rep.Info)
 	if b, err := json.Marshal(cachedVerdict{Key: key, Report: rep}); err == nil {
 		if os.MkdirAll(cacheDir, 0o755) == nil {
 			tmp := file + ".tmp" + strconv.Itoa(os.Getpid())
