@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bufio"
+	"fmt"
 	"context"
 	"encoding/json"
 	"image"
@@ -58,16 +59,21 @@ func launch(t testing.TB, w, h int, lang string) *appRun {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	lastErr := ""
 	ok := waitFor(ctx, 100*time.Millisecond, func() bool {
-		out, err := exec.Command("xdotool", "search", "--onlyvisible", "--name", "Kid Coder").Output()
-		if err != nil {
+		cmd := exec.Command("xdotool", "search", "--onlyvisible", "--class", "kidcoder")
+		cmd.Env = append(os.Environ(), "DISPLAY="+x.display)
+		out, err := cmd.CombinedOutput()
+		if err != nil || len(strings.Fields(string(out))) == 0 {
+			lastErr = fmt.Sprintf("%v: %s", err, out)
 			return false
 		}
 		a.window = strings.Fields(string(out))[0]
 		return true
 	})
 	if !ok {
-		t.Fatal("the app's window did not appear within 20 s")
+		img := x.screenshot(t)
+		t.Fatalf("the app's window did not appear within 20 s (xdotool: %s; screen: %s)", lastErr, savePNG(t, img, "e2e-no-window.png"))
 	}
 	// No window manager runs under Xvfb: place the window to fill the screen.
 	cmd := exec.Command("xdotool", "windowmove", a.window, "0", "0", "windowsize", a.window, itoa(w), itoa(h))
