@@ -60,6 +60,28 @@ gzip -9n <packaging/debian/changelog >"$doc/changelog.gz"
 packaging/copyright.py packaging/debian/copyright-head frontend build/bin/kidcoder build/bin/kidcoder-gui >"$doc/copyright"
 chmod 0644 "$doc/changelog.gz" "$doc/copyright"
 
+# Lintian overrides for what the Makefile's build choices cause, each only
+# while it applies: the headless command is pure Go on purpose (no C
+# libraries, CONTRACTS.md §1), and Go links non-PIE unless told otherwise.
+overrides=""
+for exe in kidcoder kidcoder-gui; do
+  f=$root/usr/bin/$exe
+  if ! readelf -lW "$f" | grep -q 'Requesting program interpreter'; then
+    overrides+="# Pure Go, built with CGO_ENABLED=0: no shared libraries to load.
+kidcoder: statically-linked-binary [usr/bin/$exe]
+"
+  elif readelf -hW "$f" | grep -q 'Type:[[:space:]]*EXEC'; then
+    overrides+="# Go's default build mode on linux/amd64; the Makefile's build targets choose it.
+kidcoder: hardening-no-pie [usr/bin/$exe]
+"
+  fi
+done
+if [ -n "$overrides" ]; then
+  install -d -m 0755 "$root/usr/share/lintian/overrides"
+  printf '%s' "$overrides" >"$root/usr/share/lintian/overrides/kidcoder"
+  chmod 0644 "$root/usr/share/lintian/overrides/kidcoder"
+fi
+
 # Libraries the GUI links, with the versions this build needs.
 if command -v dpkg-shlibdeps >/dev/null; then
   mkdir -p "$tmp/src/debian"

@@ -103,7 +103,17 @@ def resolve_npm(base, frontend, name):
             d = os.path.dirname(d)
 
 
+def common_license(text):
+    """Debian ships some licences in /usr/share/common-licenses; policy
+    (§12.5) wants a pointer there instead of another full copy."""
+    if "Apache License" in text and "Version 2.0, January 2004" in text:
+        return ("Licensed under the Apache License, Version 2.0. On Debian systems the\n"
+                "full text is in /usr/share/common-licenses/Apache-2.0.")
+    return text
+
+
 def section(title, text):
+    text = common_license(text)
     body = "\n".join(" " + (l if l.strip() else ".") for l in text.rstrip().splitlines())
     return f"{title}\n{body}\n"
 
