@@ -113,10 +113,11 @@ func call(w http.ResponseWriter, r *http.Request, a *app.App) {
 	}
 	out := m.Call(in)
 	var result any
-	for _, v := range out {
-		if err, ok := v.Interface().(error); ok && v.Type().Implements(reflect.TypeOf((*error)(nil)).Elem()) {
-			if err != nil {
-				http.Error(w, err.Error(), 500)
+	errType := reflect.TypeOf((*error)(nil)).Elem()
+	for i, v := range out {
+		if m.Type().Out(i) == errType {
+			if !v.IsNil() {
+				http.Error(w, v.Interface().(error).Error(), 500)
 				return
 			}
 			continue

@@ -1,0 +1,156 @@
+// Interaction tests in headless Chromium against the built frontend wired to
+// the real Go app and the real sandbox (cmd/kidcoder-devserver).
+//
+// Usage: node e2e/browser/real_backend.mjs  (from the repository root, after
+// make build). Prints one line per check and exits non-zero on any failure.
+// Screenshots go to test-artifacts/.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const require = createRequire(join(repo, 'frontend', 'package.json'));
+const { chromium } = require('playwright-core');
+const artifacts = join(repo, 'test-artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = '') {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `: ${detail}`}`);
+}
+
+/** Starts the dev server with its own home, settings (2 s timeout) and cache. */
+async function startServer() {
+  const home = mkdtempSync(join(tmpdir(), 'kidcoder-browser-'));
+  const settings = join(home, 'settings.json');
+  writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds: 2 }));
+  const bin = join(repo, 'build', 'bin', 'kidcoder-devserver');
+  const proc = spawn(bin, ['-dist', join(repo, 'frontend', 'dist'), '-settings', settings], {
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LANG: 'C.UTF-8' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((ok, fail) => {
+    let buf = '';
+    proc.stdout.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/listening on (http:\/\/\S+)/);
+      if (m) ok(m[1]);
+    });
+    proc.on('exit', (code) => fail(new Error(`dev server exited with ${code}`)));
+    setTimeout(() => fail(new Error('dev server did not start')), 30000);
+  });
+  return { url, stop: () => { proc.kill('SIGTERM'); rmSync(home, { recursive: true, force: true }); } };
+}
+
+const consoleText = (page) => page.locator('.console').innerText();
+
+/** Replaces the editor's program, as a child would by selecting all and typing. */
+async function setProgram(page, code) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(code);
+}
+
+async function runAndWait(page, timeout = 15000) {
+  await page.locator('button.run').click();
+  await page.locator('.elapsed').waitFor({ state: 'visible', timeout });
+}
+
+async function main() {
+  const server = await startServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    page.on('pageerror', (e) => check('no page errors', false, String(e)));
+    await page.goto(server.url);
+
+    // The star demo runs by itself through the real sandbox.
+    await page.locator('.drawing img, [data-panel="drawing"] img').first().waitFor({ timeout: 30000 });
+    const demo = await consoleText(page);
+    check('star demo runs on open and prints', /star|星星/.test(demo), demo.slice(0, 200));
+    await page.screenshot({ path: join(artifacts, 'browser-real-star.png') });
+
+    // Chinese and emoji round-trip, and a square drawing.
+    await setProgram(page, 'import turtle\nprint("你好，世界 🐢🌟")\nt = turtle.Turtle()\nfor i in range(4):\n    t.forward(100)\n    t.left(90)\nprint(t.pos())\n');
+    await runAndWait(page);
+    let text = await consoleText(page);
+    check('Chinese and emoji come back exactly', text.includes('你好，世界 🐢🌟'), text.slice(0, 200));
+    check('turtle position printed as CPython does', text.includes('(-0.00,0.00)'), text.slice(0, 200));
+    const img = await page.locator('[data-panel="drawing"] img').first().getAttribute('src');
+    check('the drawing is an <img> data URI', (img || '').startsWith('data:image/svg+xml;base64,'), (img || '').slice(0, 40));
+
+    // A typo: the error box explains it and the line is highlighted.
+    await setProgram(page, 'name = "Lily"\nprint("Hello", nmae)\n');
+    await runAndWait(page);
+    const hint = await page.locator('.box.error').innerText().catch(() => '');
+    check('error explained with a hint', /nmae/.test(hint) && /name/.test(hint), hint);
+    const marked = await page.locator('.cm-error-line').innerText().catch(() => '');
+    check('error line highlighted in the editor', marked.includes('nmae'), marked);
+    await page.screenshot({ path: join(artifacts, 'browser-real-error.png') });
+
+    // input(): the box appears, the answer goes to the program.
+    await setProgram(page, 'name = input("你叫什么名字？")\nprint("你好，" + name + "！")\n');
+    await page.locator('button.run').click();
+    await page.locator('input.answer').waitFor({ timeout: 15000 });
+    check('prompt shown while waiting', (await consoleText(page)).includes('你叫什么名字？'));
+    await page.locator('input.answer').fill('小明');
+    await page.locator('input.answer').press('Enter');
+    await page.locator('.elapsed').waitFor({ timeout: 15000 });
+    text = await consoleText(page);
+    check('typed answer reaches the program', text.includes('你好，小明！'), text.slice(0, 200));
+
+    // Stop ends a runaway program at once and keeps its output.
+    await setProgram(page, 'import time\nprint("starting", flush=True)\nwhile True:\n    time.sleep(0.01)\n');
+    await page.locator('button.run').click();
+    await page.waitForFunction(() => document.querySelector('.console')?.innerText.includes('starting'), null, { timeout: 15000 });
+    const t0 = Date.now();
+    await page.locator('button.stop').click();
+    await page.locator('.elapsed').waitFor({ timeout: 5000 });
+    text = await consoleText(page);
+    check('stop is quick', Date.now() - t0 < 3000, `${Date.now() - t0} ms`);
+    check('stop keeps output and says so', text.includes('starting') && /Stop/.test(text), text.slice(0, 300));
+
+    // A runaway loop is stopped by the time limit (2 s in these settings).
+    await setProgram(page, 'while True:\n    pass\n');
+    await runAndWait(page, 20000);
+    text = await consoleText(page);
+    check('timeout message names the limit', text.includes('ran longer than 2 s'), text.slice(0, 300));
+    await page.screenshot({ path: join(artifacts, 'browser-real-timeout.png') });
+
+    // Panels collapse and expand from their headers.
+    const toggle = page.locator('[data-panel="console"] .toggle');
+    await toggle.click();
+    const hidden = await page.locator('#panel-console').isHidden();
+    await toggle.click();
+    const shown = await page.locator('#panel-console').isVisible();
+    check('console panel collapses and expands', hidden && shown);
+
+    // Language switch.
+    await page.locator('button', { hasText: '中文' }).click();
+    const runLabel = await page.locator('button.run').innerText();
+    check('language switches to Chinese', runLabel.includes('跑一下'), runLabel);
+    await page.screenshot({ path: join(artifacts, 'browser-real-zh.png') });
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
