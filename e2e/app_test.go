@@ -31,8 +31,15 @@ type appRun struct {
 // launch starts build/bin/kidcoder (which starts the GUI binary beside it)
 // on a fresh display, with a fresh home, and waits for its window.
 func launch(t testing.TB, w, h int, lang string) *appRun {
-	x := startX(t, w, h)
+	return launchOn(t, startX(t, w, h), w, h, lang, "")
+}
+
+// launchOn starts the app on display x, with settings if not "".
+func launchOn(t testing.TB, x *xserver, w, h int, lang, settings string) *appRun {
 	home := t.TempDir()
+	if settings != "" {
+		writeSettings(t, home, settings)
+	}
 	bin := filepath.Join(repoRoot(t), "build", "bin", "kidcoder")
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("%s missing: run make build first", bin)
@@ -176,4 +183,85 @@ func TestStarAppearsOnOpen(t *testing.T) {
 	if ims, _ := res["images"].([]any); len(ims) == 0 {
 		t.Fatal("star demo gave no drawing")
 	}
+}
+
+// writeSettings gives the app a settings file before it starts.
+func writeSettings(t testing.TB, home, json string) {
+	dir := filepath.Join(home, ".config", "kidcoder")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(json), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// typeProgram replaces the editor's text the way a child would: click into
+// the editor, select all, type.
+func (a *appRun) typeProgram(t testing.TB, code string) {
+	a.x.xdo(t, "mousemove", "300", "300", "click", "1")
+	a.x.xdo(t, "key", "ctrl+a", "Delete")
+	// Lines come without indentation: the editor indents after a colon, as
+	// it does for a child.
+	for _, line := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
+		a.x.xdo(t, "type", "--delay", "5", line)
+		a.x.xdo(t, "key", "Return")
+	}
+}
+
+// TestDriveTheRealApp types programs into the real window and runs them:
+// Chinese and emoji with a square, a runaway loop, and input().
+func TestDriveTheRealApp(t *testing.T) {
+	x := startX(t, 1280, 820)
+	_ = x
+	a := launchOn(t, x, 1280, 820, "C.UTF-8", `{"lang":"en","fontSize":18,"timeoutSeconds":2}`)
+	if _, ok := a.waitGold(t, 3000, 20*time.Second); !ok {
+		t.Fatal("star demo never appeared")
+	}
+	a.waitRuns(t, 1, 10*time.Second)
+
+	a.typeProgram(t, "import turtle\nprint('你好 🐢 ok')\nt = turtle.Turtle()\nt.pensize(5)\nfor i in range(4):\nt.forward(150)\nt.left(90)\n")
+	a.x.xdo(t, "key", "ctrl+Return")
+	res := a.waitRuns(t, 2, 15*time.Second)
+	if res["status"] != "ok" || !strings.Contains(res["stdout"].(string), "你好 🐢 ok") {
+		t.Fatalf("typed program: status %v stdout %q error %v", res["status"], res["stdout"], res["error"])
+	}
+	time.Sleep(500 * time.Millisecond) // let the window paint the new picture
+	img := a.x.screenshot(t)
+	savePNG(t, img, "e2e-typed-square.png")
+	dark := countPixels(img, drawingArea(img), func(r, g, b uint8) bool { return r < 60 && g < 60 && b < 60 })
+	if gold := countPixels(img, drawingArea(img), isGold); gold > 500 || dark < 1500 {
+		t.Errorf("drawing area after the square: %d dark pixels, %d gold (want a black square, no star)", dark, gold)
+	}
+
+	a.typeProgram(t, "while True:\npass\n")
+	a.x.xdo(t, "key", "ctrl+Return")
+	res = a.waitRuns(t, 3, 15*time.Second)
+	if res["status"] != "timeout" || !strings.Contains(res["message"].(string), "2 s") {
+		t.Fatalf("runaway loop: status %v message %v", res["status"], res["message"])
+	}
+	savePNG(t, a.x.screenshot(t), "e2e-timeout.png")
+
+	a.typeProgram(t, "n = input('How many? ')\nprint(int(n) * 2)\n")
+	a.x.xdo(t, "key", "ctrl+Return")
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if !waitFor(ctx, 100*time.Millisecond, func() bool {
+		for _, e := range a.eventsSoFar() {
+			if e.Name == "run:waiting" {
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Fatal("the program never waited for input")
+	}
+	time.Sleep(300 * time.Millisecond) // the input box takes focus when it appears
+	a.x.xdo(t, "type", "21")
+	a.x.xdo(t, "key", "Return")
+	res = a.waitRuns(t, 4, 15*time.Second)
+	if res["status"] != "ok" || !strings.Contains(res["stdout"].(string), "42") {
+		t.Fatalf("input program: status %v stdout %q", res["status"], res["stdout"])
+	}
+	savePNG(t, a.x.screenshot(t), "e2e-input.png")
 }
