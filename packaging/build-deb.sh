@@ -22,7 +22,7 @@ done
 # would mislead the software centre and apt.
 built=$(build/bin/kidcoder version | awk '{print $2}')
 [ "$built" = "$version" ] || die "build/bin/kidcoder is version $built, not $version: run make build"
-[ "$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)" = "$version" ] ||
+[ "$(sed -n '1s/^kidcoder (\([^)]*\)).*/\1/p' packaging/debian/changelog)" = "$version" ] ||
   die "packaging/debian/changelog has no entry for $version at the top: add one"
 grep -q "<release version=\"$version\"" "$linux/org.kidcoder.classroom.metainfo.xml" ||
   die "$linux/org.kidcoder.classroom.metainfo.xml has no <release version=\"$version\">: add one"
@@ -90,8 +90,9 @@ if command -v dpkg-shlibdeps >/dev/null; then
     { cat "$tmp/shlibdeps.log" >&2; die "dpkg-shlibdeps failed"; }
   shlibs=${shlibs#shlibs:Depends=}
 else
-  echo "build-deb: dpkg-shlibdeps not found (apt install dpkg-dev); listing the GUI's libraries by hand" >&2
-  shlibs="libc6 (>= 2.34), libglib2.0-0 (>= 2.74), libgtk-3-0 (>= 3.24), libjavascriptcoregtk-4.1-0 (>= 2.40), libsoup-3.0-0 (>= 3.2), libwebkit2gtk-4.1-0 (>= 2.40)"
+  # What dpkg-shlibdeps computes for this GUI on Debian 12.
+  echo "build-deb: dpkg-shlibdeps not found (apt install dpkg-dev); using the GUI's libraries as found on Debian 12" >&2
+  shlibs="libc6 (>= 2.34), libgdk-pixbuf-2.0-0 (>= 2.22.0), libglib2.0-0 (>= 2.16.0), libgtk-3-0 (>= 3.21.4), libjavascriptcoregtk-4.1-0, libsoup-3.0-0 (>= 2.4.0), libwebkit2gtk-4.1-0 (>= 2.39.91)"
 fi
 [ -n "$shlibs" ] || die "no library dependencies found for kidcoder-gui"
 
