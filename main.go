@@ -4,6 +4,7 @@ package main
 import (
 	"context"
 	"embed"
+	"flag"
 	"fmt"
 	"os"
 
@@ -26,7 +27,10 @@ var icon []byte
 func main() { os.Exit(run()) }
 
 func run() int {
+	lessonsDir := flag.String("lessons", "", "lessons folder (default: $KIDCODER_LESSONS, then the one chosen in the app, then Documents/Kid Coder)")
+	flag.Parse()
 	a := app.New(os.Getenv("KIDCODER_SETTINGS"), "")
+	app.SetLessonsFlag(a, *lessonsDir)
 	err := wails.Run(&options.App{
 		Title:            "小教室 Kid Coder",
 		Width:            1280,
@@ -44,8 +48,10 @@ func run() int {
 		},
 		OnShutdown: func(context.Context) { app.Shutdown(a) },
 		Bind:       []interface{}{a},
-		Linux:      &linux.Options{Icon: icon, ProgramName: "kidcoder", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
-		Mac:        &mac.Options{About: &mac.AboutInfo{Title: "Kid Coder 小教室", Icon: icon}},
+		// Dropped .kidpack files reach the frontend as paths (runtime.OnFileDrop).
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		Linux:       &linux.Options{Icon: icon, ProgramName: "kidcoder", WebviewGpuPolicy: linux.WebviewGpuPolicyNever},
+		Mac:         &mac.Options{About: &mac.AboutInfo{Title: "Kid Coder 小教室", Icon: icon}},
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kidcoder:", err)
@@ -61,4 +67,17 @@ func (s wailsShell) Emit(event string, data any) { runtime.EventsEmit(s.ctx, eve
 
 func (s wailsShell) SaveDialog(name string) (string, error) {
 	return runtime.SaveFileDialog(s.ctx, runtime.SaveDialogOptions{DefaultFilename: name})
+}
+
+func (s wailsShell) DirectoryDialog(dir string) (string, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		dir = "" // Wails refuses a start folder that does not exist
+	}
+	return runtime.OpenDirectoryDialog(s.ctx, runtime.OpenDialogOptions{DefaultDirectory: dir, CanCreateDirectories: true})
+}
+
+func (s wailsShell) OpenFileDialog(pattern string) (string, error) {
+	return runtime.OpenFileDialog(s.ctx, runtime.OpenDialogOptions{
+		Filters: []runtime.FileFilter{{DisplayName: "Kid Coder pack (" + pattern + ")", Pattern: pattern}},
+	})
 }

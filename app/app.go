@@ -22,6 +22,10 @@ type Shell interface {
 	Emitter
 	// SaveDialog asks where to save; "" means cancelled.
 	SaveDialog(defaultName string) (string, error)
+	// DirectoryDialog asks for a folder, starting in defaultDir; "" means cancelled.
+	DirectoryDialog(defaultDir string) (string, error)
+	// OpenFileDialog asks for a file matching pattern ("*.kidpack"); "" means cancelled.
+	OpenFileDialog(pattern string) (string, error)
 }
 
 // SandboxStatus says whether code can run, and if not why and how to fix it.
@@ -38,6 +42,9 @@ type RunRequest struct {
 	Code string `json:"code"`
 	Name string `json:"name"`
 	Lang string `json:"lang"`
+	// Lesson is the open lesson's path in the lessons folder, so its data
+	// files are beside the program; "" for code that is not a lesson.
+	Lesson string `json:"lesson,omitempty"`
 }
 
 // App is bound to the frontend.
@@ -52,6 +59,12 @@ type App struct {
 	engine   *kidrun.Engine
 	status   SandboxStatus
 	current  *active
+
+	lessonsFlag string           // --lessons
+	lib         *lessons.Library // nil while the folder can't be used
+	libRoot     string
+	libErr      error  // why lib is nil
+	draft       *Draft // unsaved editor text, saved on Shutdown
 }
 
 type active struct {
@@ -76,8 +89,16 @@ func Startup(a *App, ctx context.Context, shell Shell) {
 	a.shell = shell
 	a.mu.Lock()
 	a.settings = settings.Load(a.settingsPath)
+	set := a.settings
 	a.mu.Unlock()
 	go a.prepare()
+	if root, err := a.lessonsRoot(set); err != nil {
+		a.mu.Lock()
+		a.libErr = err
+		a.mu.Unlock()
+	} else {
+		a.openLessons(root)
+	}
 }
 
 // prepare finds Python, unpacks the Python layer and runs the self-test.
@@ -147,6 +168,7 @@ func (a *App) Run(req RunRequest) (string, error) {
 	obs := &runObserver{app: a, id: id}
 	run, err := eng.Start(a.ctx, kidrun.Request{
 		Code: []byte(req.Code), Name: req.Name, Lang: lang, Interactive: true, Policy: &policy,
+		DataFiles: a.lessonDataFiles(req.Lesson),
 	}, obs)
 	if err != nil {
 		return "", err
@@ -254,8 +276,11 @@ func (a *App) SaveFile(name, data string) (string, error) {
 	return path, nil
 }
 
-// Shutdown stops a run still going when the window closes.
+// Shutdown saves the editor's unsaved text, stops following the lessons
+// folder and stops a run still going when the window closes.
 func Shutdown(a *App) {
+	_ = a.saveDraft() // the window is gone: there is no one left to tell of a failure
+	a.closeLessons()
 	a.mu.Lock()
 	cur := a.current
 	a.mu.Unlock()

@@ -1,5 +1,7 @@
 package app
 
+import "kidcoder/lessons"
+
 // Event names the app emits; mirrored in frontend/src/lib/events.ts.
 const (
 	EventRunOutput    = "run:output"
@@ -7,7 +9,10 @@ const (
 	EventRunInputDone = "run:input-done"
 	EventRunDone      = "run:done"
 	EventStatus       = "sandbox:status"
-	EventLessons      = "lessons:changed"
+	// EventLessons carries lessons.ChangedEvent: the tree, or the folder's problem.
+	EventLessons = lessons.EventChanged
+	// EventLessonChanged carries lessons.LessonChangedEvent about the open lesson.
+	EventLessonChanged = lessons.EventLessonChanged
 )
 
 // Emitter sends an event to the frontend. The Wails runtime is one; tests use a fake.

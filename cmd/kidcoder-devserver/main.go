@@ -150,6 +150,12 @@ func (h *hub) Emit(event string, data any) {
 
 func (h *hub) SaveDialog(name string) (string, error) { return "", nil }
 
+// DirectoryDialog answers as a cancelled dialog: a browser test has no one to ask.
+func (h *hub) DirectoryDialog(dir string) (string, error) { return "", nil }
+
+// OpenFileDialog answers as a cancelled dialog, like DirectoryDialog.
+func (h *hub) OpenFileDialog(pattern string) (string, error) { return "", nil }
+
 func (h *hub) serve(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {

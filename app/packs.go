@@ -1,0 +1,192 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"kidcoder/packs"
+	"kidcoder/sandbox"
+)
+
+// packProblem explains a pack that can't be previewed, imported or checked.
+func packProblem(err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *ProblemError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	zh, en := "这个练习包打不开：", "This exercise pack can't be used: "
+	switch {
+	case errors.Is(err, packs.ErrOlderVersion):
+		zh, en = "课程文件夹里已经有这个练习包更新的版本了。", "A newer version of this pack is already in the lessons folder. "
+	case errors.Is(err, packs.ErrNewerFormat):
+		zh, en = "这个练习包需要更新版本的小教室。", "This pack needs a newer version of Kid Coder. "
+	case errors.Is(err, packs.ErrChecksum), errors.Is(err, packs.ErrNotZip):
+		zh, en = "这个练习包文件坏了或被改动过。", "This pack file is damaged or was changed. "
+	case errors.Is(err, sandbox.ErrUnavailable):
+		zh, en = "安全沙盒没有准备好，现在不能检查答案。", "The safety box is not ready, so answers can't be checked now. "
+	}
+	return &ProblemError{Code: "pack", Zh: zh + err.Error(), En: en + err.Error()}
+}
+
+// ChoosePackFile asks for a .kidpack file; "" means cancelled.
+func (a *App) ChoosePackFile() (string, error) {
+	if a.shell == nil {
+		return "", errors.New("no window to ask for a file")
+	}
+	return a.shell.OpenFileDialog("*.kidpack")
+}
+
+// PreviewPack says what importing the pack file would add to the lessons
+// folder, writing nothing.
+func (a *App) PreviewPack(file, lang string) (*packs.Plan, error) {
+	root, err := a.packRoot()
+	if err != nil {
+		return nil, err
+	}
+	pl, err := packs.Preview(file, root, lang)
+	return pl, packProblem(err)
+}
+
+// ImportPack adds the pack to the lessons folder, or updates an earlier
+// import of it without touching the child's code.
+func (a *App) ImportPack(file, lang string) (*packs.Plan, error) {
+	root, err := a.packRoot()
+	if err != nil {
+		return nil, err
+	}
+	pl, err := packs.Import(file, root, lang)
+	return pl, packProblem(err)
+}
+
+func (a *App) packRoot() (string, error) {
+	lib, err := a.library()
+	if err != nil {
+		return "", err
+	}
+	return lib.Root(), nil
+}
+
+// ExerciseView is the exercise behind a lesson that came from a pack.
+type ExerciseView struct {
+	PackTitle    packs.Text             `json:"packTitle"`
+	PackFolder   string                 `json:"packFolder"`
+	ID           string                 `json:"id"`
+	Title        packs.Text             `json:"title"`
+	Instructions string                 `json:"instructions"` // Markdown in the language asked for
+	Checks       int                    `json:"checks"`
+	HintsTotal   int                    `json:"hintsTotal"`
+	Hints        []packs.Hint           `json:"hints"` // revealed so far
+	Progress     packs.ExerciseProgress `json:"progress"`
+}
+
+// exerciseOf finds the pack of lesson rel; (nil, nil, nil) when it has none.
+func (a *App) exerciseOf(rel string) (*packs.Installed, *packs.Exercise, string, error) {
+	lib, err := a.library()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	abs, err := lib.AbsPath(rel)
+	if err != nil {
+		return nil, nil, "", problem(err)
+	}
+	in, ex, err := packs.FindLesson(abs)
+	if errors.Is(err, packs.ErrNotInPack) {
+		return nil, nil, abs, nil
+	}
+	if err != nil {
+		return nil, nil, abs, packProblem(err)
+	}
+	return in, ex, abs, nil
+}
+
+// LessonExercise returns the exercise lesson rel belongs to, or null for a
+// lesson that is not from a pack.
+func (a *App) LessonExercise(rel, lang string) (*ExerciseView, error) {
+	in, ex, _, err := a.exerciseOf(rel)
+	if err != nil || in == nil {
+		return nil, err
+	}
+	v := &ExerciseView{
+		PackTitle: in.Manifest.Title, PackFolder: filepath.Base(in.Dir), ID: ex.ID, Title: ex.Title,
+		Checks: len(ex.Checks), HintsTotal: len(ex.Hints), Hints: []packs.Hint{},
+	}
+	v.Instructions, _ = in.Instructions(ex.ID, lang) // the NAME.md beside the lesson stands in
+	if hints, err := in.ShownHints(ex.ID, lang); err == nil && hints != nil {
+		v.Hints = hints
+	}
+	if prog, err := packs.LoadProgress(in.Dir); err == nil {
+		v.Progress = prog[ex.ID]
+	}
+	return v, nil
+}
+
+// CheckRequest asks to check the child's code for a pack lesson.
+type CheckRequest struct {
+	Path string `json:"path"`
+	Code string `json:"code"`
+	Lang string `json:"lang"`
+}
+
+// CheckOutcome is the verdict on one attempt and the progress after it.
+type CheckOutcome struct {
+	Report   *packs.Report          `json:"report"`
+	Progress packs.ExerciseProgress `json:"progress"`
+}
+
+// CheckLesson runs the exercise's checks on the code, in the sandbox, and
+// records the attempt.
+func (a *App) CheckLesson(req CheckRequest) (*CheckOutcome, error) {
+	if len(req.Code) > 1<<20 {
+		return nil, errors.New("the program is larger than 1 MiB")
+	}
+	in, _, abs, err := a.exerciseOf(req.Path)
+	if err != nil {
+		return nil, err
+	}
+	if in == nil {
+		return nil, packProblem(packs.ErrNotInPack)
+	}
+	a.mu.Lock()
+	eng, set := a.engine, a.settings
+	a.mu.Unlock()
+	if eng == nil {
+		return nil, packProblem(fmt.Errorf("%w: %s", sandbox.ErrUnavailable, a.Status().Reason))
+	}
+	policy := eng.Policy()
+	policy.WallTime = time.Duration(set.Clamp().TimeoutSeconds) * time.Second
+	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
+	rep, prog, err := packs.CheckLesson(a.ctx, packs.EngineRunner{Engine: eng, Policy: &policy}, abs, []byte(req.Code), req.Lang, time.Now())
+	if err != nil {
+		return nil, packProblem(err)
+	}
+	return &CheckOutcome{Report: rep, Progress: prog}, nil
+}
+
+// RevealHint shows the next hint of the exercise behind lesson rel.
+func (a *App) RevealHint(rel, lang string) (packs.Hint, error) {
+	in, ex, _, err := a.exerciseOf(rel)
+	if err != nil {
+		return packs.Hint{}, err
+	}
+	if in == nil {
+		return packs.Hint{}, packProblem(packs.ErrNotInPack)
+	}
+	h, err := in.RevealHint(ex.ID, lang)
+	return h, packProblem(err)
+}
+
+// PackProgress lists every imported pack with the child's progress, for
+// parents and teachers.
+func (a *App) PackProgress() ([]packs.PackSummary, error) {
+	root, err := a.packRoot()
+	if err != nil {
+		return nil, err
+	}
+	s, err := packs.Summaries(root)
+	return s, packProblem(err)
+}
