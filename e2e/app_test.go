@@ -4,9 +4,9 @@ package e2e
 
 import (
 	"bufio"
-	"fmt"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"os"
 	"os/exec"
@@ -47,7 +47,11 @@ func launchOn(t testing.TB, x *xserver, w, h int, lang, settings string) *appRun
 	a := &appRun{x: x, events: filepath.Join(home, "events.jsonl")}
 	a.cmd = exec.Command(bin)
 	a.cmd.Env = append(x.env(t, home, lang), "KIDCODER_EVENT_LOG="+a.events)
-	a.cmd.Stdout, a.cmd.Stderr = os.Stderr, os.Stderr
+	logf, err := os.Create(filepath.Join(home, "app.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.cmd.Stdout, a.cmd.Stderr = logf, logf
 	a.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	a.start = time.Now()
 	if err := a.cmd.Start(); err != nil {
