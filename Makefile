@@ -39,7 +39,7 @@ run: setup build
 		echo "No display here, so the classroom window cannot open."; \
 		echo "Running the star demo headless through the sandbox instead:"; \
 		mkdir -p build/demo; \
-		$(BIN)/kidcoder run --out build/demo lessons/starters/star.py; \
+		$(BIN)/kidcoder run --out build/demo "lessons/starter/1 star.py"; \
 		echo "The drawing is in build/demo/turtle.svg"; \
 	fi
 

@@ -276,7 +276,10 @@ class Runner(object):
             sys.path.remove(_HERE)
             sys.path.append(_HERE)
             os.chdir(self.folder)
-            compiled = compile(data, self.program, "exec", dont_inherit=True)
+            # The file's own name, not its sandbox path: tracebacks then read
+            # like the child's folder ("File "star.py", line 3"). The working
+            # directory is the program's folder, so it still resolves.
+            compiled = compile(data, os.path.basename(self.program), "exec", dont_inherit=True)
             exec(compiled, main.__dict__)
         except _SystemExit as e:
             code = self.exit_code(e)
