@@ -1,0 +1,187 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kidcoder/kidrun"
+)
+
+// runShell records events and hands them to whoever waits for one.
+type runShell struct {
+	mu     sync.Mutex
+	events []recorded
+	signal chan struct{}
+}
+
+type recorded struct {
+	name string
+	data any
+}
+
+func newRunShell() *runShell { return &runShell{signal: make(chan struct{}, 1)} }
+
+func (s *runShell) Emit(event string, data any) {
+	s.mu.Lock()
+	s.events = append(s.events, recorded{event, data})
+	s.mu.Unlock()
+	select {
+	case s.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (s *runShell) SaveDialog(string) (string, error)      { return "", nil }
+func (s *runShell) DirectoryDialog(string) (string, error) { return "", nil }
+func (s *runShell) OpenFileDialog(string) (string, error)  { return "", nil }
+
+// waitFor waits until an event matching match has been emitted and returns it.
+func (s *runShell) waitFor(t *testing.T, within time.Duration, match func(recorded) bool) recorded {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		s.mu.Lock()
+		for _, e := range s.events {
+			if match(e) {
+				s.mu.Unlock()
+				return e
+			}
+		}
+		s.mu.Unlock()
+		select {
+		case <-s.signal:
+		case <-deadline:
+			t.Fatalf("no matching event within %v", within)
+		}
+	}
+}
+
+func doneOf(id string) func(recorded) bool {
+	return func(e recorded) bool {
+		d, ok := e.data.(DoneEvent)
+		return e.name == EventRunDone && ok && d.RunID == id
+	}
+}
+
+// readyApp starts an app on a temp settings file and waits for the sandbox check.
+func readyApp(t *testing.T, settingsJSON string) (*App, *runShell, SandboxStatus) {
+	t.Helper()
+	dir := t.TempDir()
+	sp := filepath.Join(dir, "settings.json")
+	if settingsJSON != "" {
+		os.WriteFile(sp, []byte(settingsJSON), 0o644)
+	}
+	t.Setenv("KIDCODER_LESSONS", filepath.Join(dir, "lessons"))
+	a := New(sp, filepath.Join(dir, "cache"))
+	sh := newRunShell()
+	Startup(a, context.Background(), sh)
+	t.Cleanup(func() { Shutdown(a) })
+	e := sh.waitFor(t, 60*time.Second, func(e recorded) bool { return e.name == EventStatus })
+	return a, sh, e.data.(SandboxStatus)
+}
+
+func requireReady(t *testing.T, st SandboxStatus) {
+	t.Helper()
+	if !st.Ready {
+		if os.Getenv("KIDCODER_REQUIRE_SANDBOX") != "" {
+			t.Fatalf("sandbox required: %s", st.Reason)
+		}
+		t.Skipf("sandbox unavailable here: %s", st.Reason)
+	}
+}
+
+func TestRunStreamsAndFinishes(t *testing.T) {
+	a, sh, st := readyApp(t, "")
+	requireReady(t, st)
+	id, err := a.Run(RunRequest{Code: "print('你好 🐢')\n", Name: "hi.py", Lang: "zh"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := sh.waitFor(t, 20*time.Second, doneOf(id)).data.(DoneEvent)
+	res := done.Result.(*kidrun.Result)
+	if res.Status != "ok" || res.Stdout != "你好 🐢\n" {
+		t.Fatalf("result %s %q", res.Status, res.Stdout)
+	}
+	sh.waitFor(t, time.Second, func(e recorded) bool {
+		o, ok := e.data.(OutputEvent)
+		return e.name == EventRunOutput && ok && o.RunID == id && strings.Contains(o.Text, "你好")
+	})
+}
+
+func TestRunWhileRunningRestarts(t *testing.T) {
+	a, sh, st := readyApp(t, "")
+	requireReady(t, st)
+	first, err := a.Run(RunRequest{Code: "import time\nwhile True:\n    time.sleep(0.05)\n", Name: "loop.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := a.Run(RunRequest{Code: "print('second')\n", Name: "b.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1 := sh.waitFor(t, 10*time.Second, doneOf(first)).data.(DoneEvent).Result.(*kidrun.Result)
+	if !r1.Stopped {
+		t.Errorf("the first run was not stopped: %+v", r1)
+	}
+	r2 := sh.waitFor(t, 20*time.Second, doneOf(second)).data.(DoneEvent).Result.(*kidrun.Result)
+	if r2.Status != "ok" || r2.Stdout != "second\n" {
+		t.Errorf("second run: %s %q", r2.Status, r2.Stdout)
+	}
+	if err := a.SendInput(first, "x"); err == nil {
+		t.Error("input accepted for a run that is over")
+	}
+}
+
+func TestInputAndStop(t *testing.T) {
+	a, sh, st := readyApp(t, `{"timeoutSeconds": 3}`)
+	requireReady(t, st)
+	id, err := a.Run(RunRequest{Code: "n = input('n? ')\nprint(int(n) + 1)\nimport time\nwhile True:\n    time.sleep(0.05)\n", Name: "in.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh.waitFor(t, 20*time.Second, func(e recorded) bool { return e.name == EventRunWaiting })
+	if err := a.SendInput(id, "41"); err != nil {
+		t.Fatal(err)
+	}
+	sh.waitFor(t, 10*time.Second, func(e recorded) bool {
+		o, ok := e.data.(OutputEvent)
+		return ok && strings.Contains(o.Text, "42")
+	})
+	if err := a.Stop(id); err != nil {
+		t.Fatal(err)
+	}
+	res := sh.waitFor(t, 5*time.Second, doneOf(id)).data.(DoneEvent).Result.(*kidrun.Result)
+	if !res.Stopped || !strings.Contains(res.Stdout, "42") {
+		t.Fatalf("after stop: %+v", res)
+	}
+	if res.Limits.WallSeconds != 3 {
+		t.Errorf("the settings' timeout was not used: %v", res.Limits.WallSeconds)
+	}
+}
+
+func TestMissingPythonExplainsTheFix(t *testing.T) {
+	a, _, st := readyApp(t, `{"python": "/nonexistent/python3"}`)
+	if st.Ready || st.Reason == "" || !strings.Contains(st.Fix, "apt install python3") {
+		t.Fatalf("status %+v", st)
+	}
+	if _, err := a.Run(RunRequest{Code: "print(1)", Name: "a.py"}); err == nil {
+		t.Fatal("ran code without a usable sandbox")
+	}
+}
+
+func TestBrokenSettingsAreReportedNotFatal(t *testing.T) {
+	a, _, _ := readyApp(t, `{"fontSize": "big"`)
+	s := a.GetSettings()
+	if s.Warning == "" || s.FontSize != 18 {
+		t.Fatalf("settings %+v", s)
+	}
+	stored, err := a.SaveSettings(s)
+	if err != nil || stored.Warning != "" {
+		t.Fatalf("save: %+v %v", stored, err)
+	}
+}
