@@ -48,8 +48,8 @@ test: setup-test build vet test-go test-python test-frontend test-e2e test-packa
 
 vet:
 	go vet ./...
-	GOOS=darwin go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/
-	GOOS=windows go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/
+	GOOS=darwin go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/ ./packs/ ./python/ ./buildinfo/
+	GOOS=windows go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/ ./packs/ ./python/ ./buildinfo/
 
 test-go: build
 	go test ./...
