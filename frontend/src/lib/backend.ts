@@ -3,6 +3,7 @@
 // browser harness can provide their own backend.
 
 import {
+  EventLessonChanged,
   EventLessonsChanged,
   EventRunDone,
   EventRunInputDone,
@@ -29,6 +30,8 @@ export interface RunRequest {
   name: string;
   lang: Lang;
   stdin?: string;
+  /** The open lesson's path in the lessons folder, so its data files are beside the program. */
+  lesson?: string;
 }
 
 export interface Settings {
@@ -37,7 +40,164 @@ export interface Settings {
   fontSize: number;
   timeoutSeconds: number;
   python: string;
+  /** The lessons folder chosen in the app; "" for the default. */
+  lessonsDir?: string;
   warning?: string;
+}
+
+/** Two-language text from the Go side. */
+export interface Text2 {
+  zh: string;
+  en: string;
+}
+
+/** An error made for the child (the Go side's ProblemError). */
+export interface Problem extends Text2 {
+  code: string;
+}
+
+export interface LessonNode {
+  name: string;
+  path: string;
+  kind: 'group' | 'lesson';
+  instructions?: boolean;
+  children?: LessonNode[];
+}
+
+export interface Position {
+  scrollTop: number;
+  cursor: number;
+}
+
+export interface LessonsView {
+  root: string;
+  tree: LessonNode | null;
+  problem?: Problem | null;
+  open?: string;
+  positions?: Record<string, Position>;
+}
+
+export interface Lesson {
+  path: string;
+  name: string;
+  content: string;
+  version: string;
+  encoding: string;
+  needsConversion: boolean;
+  instructions?: string;
+  dataFiles?: string[];
+}
+
+export interface SaveRequest {
+  path: string;
+  content: string;
+  version: string;
+  convertToUtf8: boolean;
+}
+
+export interface SaveResult {
+  path: string;
+  version: string;
+  encoding: string;
+}
+
+export interface KeptBoth extends SaveResult {
+  asidePath: string;
+}
+
+export interface Deleted {
+  id: string;
+  paths: string[];
+  when: string;
+}
+
+export interface ChangedEvent {
+  root: string;
+  tree: LessonNode | null;
+  problem?: Problem | null;
+}
+
+export interface LessonChangedEvent {
+  path: string;
+  kind: 'reloaded' | 'kept-both' | 'deleted' | 'unreadable';
+  lesson?: Lesson;
+  version?: string;
+  asidePath?: string;
+  message: Text2;
+  problem?: Problem;
+}
+
+export interface PackText {
+  zh: string;
+  en: string;
+}
+
+export interface PackPlan {
+  id: string;
+  version: string;
+  title: PackText;
+  description: PackText;
+  author: string;
+  folder: string;
+  previous: string;
+  exercises: { id: string; title: PackText; lesson: string; new: boolean }[];
+  writes: string[];
+  kept: string[];
+}
+
+export interface ExerciseProgress {
+  solved: boolean;
+  attempts: number;
+  stars: number;
+  hints_shown: number;
+  last_attempt?: string;
+  solved_at?: string;
+}
+
+export interface Hint {
+  index: number;
+  total: number;
+  text: string;
+}
+
+export interface ExerciseView {
+  packTitle: PackText;
+  packFolder: string;
+  id: string;
+  title: PackText;
+  instructions: string;
+  checks: number;
+  hintsTotal: number;
+  hints: Hint[];
+  progress: ExerciseProgress;
+}
+
+export interface CheckResult {
+  index: number;
+  type: string;
+  ok: boolean;
+  message?: string;
+  detail?: string;
+}
+
+export interface CheckOutcome {
+  report: { exercise: string; passed: boolean; results: CheckResult[] };
+  progress: ExerciseProgress;
+}
+
+export interface PackSummary {
+  folder: string;
+  id: string;
+  version: string;
+  title: PackText;
+  exercises: number;
+  solved: number;
+  attempts: number;
+  stars: number;
+  max_stars: number;
+  hints_shown: number;
+  last_attempt?: string;
+  progress: Record<string, ExerciseProgress>;
 }
 
 export type RunStatus =
@@ -150,7 +310,8 @@ export interface EventPayloads {
   [EventRunInputDone]: InputDoneEvent;
   [EventRunDone]: DoneEvent;
   [EventStatus]: SandboxStatus;
-  [EventLessonsChanged]: unknown;
+  [EventLessonsChanged]: ChangedEvent;
+  [EventLessonChanged]: LessonChangedEvent;
 }
 
 export type Unsubscribe = () => void;
@@ -165,6 +326,31 @@ export interface Backend {
   saveSettings(s: Settings): Promise<Settings>;
   systemLanguage(): Promise<string>;
   saveFile(name: string, base64: string): Promise<string>;
+  lessons(): Promise<LessonsView>;
+  openLesson(path: string): Promise<Lesson>;
+  setLessonDirty(path: string, dirty: boolean): Promise<void>;
+  keepDraft(d: SaveRequest): Promise<void>;
+  saveLesson(req: SaveRequest): Promise<SaveResult>;
+  keepBothLesson(req: SaveRequest): Promise<KeptBoth>;
+  newLesson(group: string, name: string): Promise<string>;
+  newGroup(parent: string, name: string): Promise<string>;
+  renameLesson(path: string, newName: string): Promise<string>;
+  duplicateLesson(path: string): Promise<string>;
+  deleteLesson(path: string): Promise<Deleted>;
+  undoDelete(id: string): Promise<string[]>;
+  rememberLesson(path: string, pos: Position): Promise<void>;
+  /** null when the child cancelled the folder dialog. */
+  chooseLessonsFolder(): Promise<Settings | null>;
+  choosePackFile(): Promise<string>;
+  previewPack(file: string, lang: Lang): Promise<PackPlan>;
+  importPack(file: string, lang: Lang): Promise<PackPlan>;
+  /** null for a lesson that is not from a pack. */
+  lessonExercise(path: string, lang: Lang): Promise<ExerciseView | null>;
+  checkLesson(req: { path: string; code: string; lang: Lang }): Promise<CheckOutcome>;
+  revealHint(path: string, lang: Lang): Promise<Hint>;
+  packProgress(): Promise<PackSummary[]>;
+  /** Calls cb with the paths of files dropped on the window; returns the unsubscribe. */
+  onFileDrop(cb: (paths: string[]) => void): Unsubscribe;
   on<E extends EventName>(name: E, cb: (payload: EventPayloads[E]) => void): Unsubscribe;
 }
 
@@ -179,6 +365,27 @@ export interface WailsApp {
   SaveSettings(s: Settings): Promise<Settings>;
   SystemLanguage(): Promise<string>;
   SaveFile(name: string, base64: string): Promise<string>;
+  Lessons(): Promise<LessonsView>;
+  OpenLesson(path: string): Promise<Lesson>;
+  SetLessonDirty(path: string, dirty: boolean): Promise<void>;
+  KeepDraft(d: SaveRequest): Promise<void>;
+  SaveLesson(req: SaveRequest): Promise<SaveResult>;
+  KeepBothLesson(req: SaveRequest): Promise<KeptBoth>;
+  NewLesson(group: string, name: string): Promise<string>;
+  NewGroup(parent: string, name: string): Promise<string>;
+  RenameLesson(path: string, newName: string): Promise<string>;
+  DuplicateLesson(path: string): Promise<string>;
+  DeleteLesson(path: string): Promise<Deleted>;
+  UndoDelete(id: string): Promise<string[]>;
+  RememberLesson(path: string, pos: Position): Promise<void>;
+  ChooseLessonsFolder(): Promise<Settings | null>;
+  ChoosePackFile(): Promise<string>;
+  PreviewPack(file: string, lang: string): Promise<PackPlan>;
+  ImportPack(file: string, lang: string): Promise<PackPlan>;
+  LessonExercise(path: string, lang: string): Promise<ExerciseView | null>;
+  CheckLesson(req: { path: string; code: string; lang: string }): Promise<CheckOutcome>;
+  RevealHint(path: string, lang: string): Promise<Hint>;
+  PackProgress(): Promise<PackSummary[]>;
 }
 
 /** The part of window.runtime this app uses. */
@@ -186,6 +393,9 @@ export interface WailsRuntime {
   EventsOnMultiple?(name: string, cb: (...data: unknown[]) => void, maxCallbacks: number): Unsubscribe;
   EventsOn?(name: string, cb: (...data: unknown[]) => void): Unsubscribe;
   EventsOff(name: string, ...more: string[]): void;
+  /** Wails v2.8+: dropped files' paths (needs DragAndDrop.EnableFileDrop). */
+  OnFileDrop?(cb: (x: number, y: number, paths: string[]) => void, useDropTarget: boolean): void;
+  OnFileDropOff?(): void;
 }
 
 export interface WailsGlobals {
@@ -223,6 +433,34 @@ export function wailsBackend(win: WailsGlobals): Backend {
     saveSettings: (s) => app().SaveSettings(s),
     systemLanguage: () => app().SystemLanguage(),
     saveFile: (name, b64) => app().SaveFile(name, b64),
+    lessons: () => app().Lessons(),
+    openLesson: (p) => app().OpenLesson(p),
+    setLessonDirty: (p, d) => app().SetLessonDirty(p, d),
+    keepDraft: (d) => app().KeepDraft(d),
+    saveLesson: (r) => app().SaveLesson(r),
+    keepBothLesson: (r) => app().KeepBothLesson(r),
+    newLesson: (g, n) => app().NewLesson(g, n),
+    newGroup: (p, n) => app().NewGroup(p, n),
+    renameLesson: (p, n) => app().RenameLesson(p, n),
+    duplicateLesson: (p) => app().DuplicateLesson(p),
+    deleteLesson: (p) => app().DeleteLesson(p),
+    undoDelete: (id) => app().UndoDelete(id),
+    rememberLesson: (p, pos) => app().RememberLesson(p, pos),
+    chooseLessonsFolder: () => app().ChooseLessonsFolder(),
+    choosePackFile: () => app().ChoosePackFile(),
+    previewPack: (f, l) => app().PreviewPack(f, l),
+    importPack: (f, l) => app().ImportPack(f, l),
+    lessonExercise: (p, l) => app().LessonExercise(p, l),
+    checkLesson: (r) => app().CheckLesson(r),
+    revealHint: (p, l) => app().RevealHint(p, l),
+    packProgress: () => app().PackProgress(),
+    onFileDrop(cb) {
+      const r = rt();
+      if (!r.OnFileDrop) return () => {};
+      // Any drop on the window counts, not only on marked drop targets.
+      r.OnFileDrop((_x, _y, paths) => cb(paths ?? []), false);
+      return () => r.OnFileDropOff?.();
+    },
     on(name, cb) {
       const r = rt();
       const handler = (...data: unknown[]) => cb(data[0] as never);
@@ -232,4 +470,21 @@ export function wailsBackend(win: WailsGlobals): Backend {
       throw new Error('window.runtime has no EventsOn');
     },
   };
+}
+
+/**
+ * The child-facing problem behind a rejected call: the Go side sends its
+ * ProblemError as JSON text; anything else keeps its text in both languages.
+ */
+export function problemOf(e: unknown): Problem {
+  const text = e instanceof Error ? e.message : String(e);
+  try {
+    const p = JSON.parse(text) as Partial<Problem>;
+    if (p && typeof p === 'object' && typeof p.code === 'string' && typeof p.zh === 'string' && typeof p.en === 'string') {
+      return { code: p.code, zh: p.zh, en: p.en };
+    }
+  } catch {
+    // not JSON: a plain error text
+  }
+  return { code: '', zh: text, en: text };
 }

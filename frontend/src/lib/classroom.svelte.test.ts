@@ -3,6 +3,7 @@ import { flushSync } from 'svelte';
 import { EditorView } from '@codemirror/view';
 import type { Backend, EventPayloads, RunRequest, RunResult, SandboxStatus, Settings } from './backend';
 import { Classroom } from './classroom.svelte';
+import { createFakeLessons } from './fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
 
 const READY: SandboxStatus = { ready: true, checking: false, reason: '', fix: '', python: 'python3', sandbox: 'bwrap', version: 't' };
@@ -14,8 +15,19 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
+type FolderApi = ReturnType<typeof createFakeLessons>['api'];
+// The lessons methods come from the fake folder, here a missing one, so the classic start runs the built-in demo.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+interface ScriptedBackend extends FolderApi {}
+
 /** A backend driven by the test: it records calls and lets the test emit events and answer Run(). */
 class ScriptedBackend implements Backend {
+  constructor() {
+    Object.assign(this, createFakeLessons({ lessonsMissing: true }, 'print("star")', () => this.settings, (s) => (this.settings = s)).api);
+  }
+  onFileDrop() {
+    return () => {};
+  }
   calls: string[] = [];
   listeners = new Map<string, Set<(p: unknown) => void>>();
   statusValue: SandboxStatus = READY;

@@ -8,17 +8,22 @@ import { DrawingState, type Clock, type SaveOutcome } from './drawing.svelte';
 import { CodeEditor, DEFAULT_FONT_SIZE } from './editor.svelte';
 import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus } from './events';
 import { toLang, translate, type MessageKey, type Params } from './i18n';
+import { baseName, LessonsState, type Notice, type Timers } from './lessons.svelte';
 import { describeResult, type Outcome } from './outcome';
+import { PacksState } from './packs.svelte';
 
 export const MIN_FONT = 10;
 export const MAX_FONT = 40;
 export const PROGRAM_NAME = 'main.py';
+/** The starter lesson that is also the star demo. */
+export const STAR_LESSON = '1 star.py';
 
-export type PanelName = 'editor' | 'console' | 'drawing';
+export type PanelName = 'editor' | 'console' | 'drawing' | 'lessons' | 'task';
 
 export interface ClassroomOptions {
   schedule?: Scheduler;
   clock?: Clock;
+  timers?: Timers;
 }
 
 export class Classroom {
@@ -26,6 +31,8 @@ export class Classroom {
   readonly console: ConsoleState;
   readonly drawing: DrawingState;
   readonly editor: CodeEditor;
+  readonly lessons: LessonsState;
+  readonly packs: PacksState;
 
   lang = $state<Lang>('zh');
   settings = $state<Settings | null>(null);
@@ -40,8 +47,8 @@ export class Classroom {
   /** A run that could not even start, with the reason. */
   runFailure = $state<string | null>(null);
   /** A short message after saving a file or the settings. */
-  toast = $state<{ text: string; tone: 'ok' | 'error' } | null>(null);
-  panels = $state<Record<PanelName, boolean>>({ editor: true, console: true, drawing: true });
+  toast = $state.raw<Notice | null>(null);
+  panels = $state<Record<PanelName, boolean>>({ editor: true, console: true, drawing: true, lessons: true, task: true });
   settingsOpen = $state(false);
 
   ready = $derived(this.status?.ready === true);
@@ -53,6 +60,8 @@ export class Classroom {
   /** Stop pressed before Run() answered. */
   #stopEarly = false;
   #demoDone = false;
+  /** The demo (the star lesson, or the built-in star) is in the editor, waiting for the sandbox. */
+  #demoPlanned = false;
   /** Settings and language are known: only then may the demo run, so its messages come in the right language. */
   #started = false;
   #saveChain: Promise<unknown> = Promise.resolve();
@@ -66,6 +75,26 @@ export class Classroom {
       run: () => void this.run(),
       stop: () => void this.stop(),
       zoom: (step) => void this.zoom(step),
+      edited: () => this.lessons.edited(),
+    });
+    const notify = (n: Notice) => (this.toast = n);
+    this.lessons = new LessonsState({
+      backend,
+      editor: this.editor,
+      lang: () => this.lang,
+      t: this.t,
+      notify,
+      timers: opts.timers,
+      opened: (l) => void this.packs.lessonOpened(l?.path ?? null),
+    });
+    this.packs = new PacksState({
+      backend,
+      lang: () => this.lang,
+      t: this.t,
+      notify,
+      save: () => this.lessons.flush(),
+      open: (p) => this.lessons.open(p),
+      refresh: () => this.lessons.refresh(),
     });
   }
 
@@ -80,15 +109,23 @@ export class Classroom {
       b.on(EventRunInputDone, (e) => this.#forRun(e.runId, () => (this.waiting = null))),
       b.on(EventRunDone, (e) => this.#forRun(e.runId, () => this.#finish(e.result))),
       b.on(EventStatus, (s) => this.#applyStatus(s)),
+      this.lessons.connect(),
+      b.onFileDrop((paths) => void this.packs.dropped(paths)),
     ];
     return () => offs.forEach((off) => off());
   }
 
-  /** Loads settings, language and sandbox status; runs the star demo once the sandbox is ready. */
+  /**
+   * Loads settings, language, sandbox status and the lessons folder. The
+   * lesson open last time comes back where the child left it; on a first
+   * start (nothing remembered, or the star lesson) the star demo opens and
+   * runs once the sandbox is ready.
+   */
   async start(): Promise<void> {
-    const [settings, status] = await Promise.all([
+    const [settings, status, last] = await Promise.all([
       this.backend.getSettings(),
       this.backend.status().catch(() => null),
+      this.lessons.load().catch(() => null),
     ]);
     this.#applySettings(settings);
     if (!toLang(settings.lang)) {
@@ -97,12 +134,20 @@ export class Classroom {
     this.editor.setPlaceholder(this.t('editorPlaceholder'));
     // The status event may have arrived while we waited; a ready verdict must not be overwritten by a stale "checking".
     if (status && !(this.status?.ready && !status.ready)) this.status = status;
+    const paths = this.lessons.paths;
+    const remembered = last?.open && paths.includes(last.open) ? last.open : null;
+    if (!(remembered && remembered !== STAR_LESSON && (await this.lessons.open(remembered)))) {
+      await this.#putStarDemo();
+      this.#demoPlanned = true;
+    }
     this.#started = true;
     this.#maybeRunDemo();
   }
 
   async run(): Promise<void> {
     if (!this.ready) return;
+    await this.lessons.flush();
+    const lesson = this.lessons.current;
     const code = this.editor.code;
     this.editor.clearError();
     this.console.clear();
@@ -117,7 +162,9 @@ export class Classroom {
     this.#stopEarly = false;
     let id: string;
     try {
-      id = await this.backend.run({ code, name: PROGRAM_NAME, lang: this.lang });
+      id = await this.backend.run(
+        lesson ? { code, name: `${baseName(lesson.path)}.py`, lang: this.lang, lesson: lesson.path } : { code, name: PROGRAM_NAME, lang: this.lang },
+      );
     } catch (e) {
       this.#starting = false;
       this.#early = [];
@@ -154,9 +201,15 @@ export class Classroom {
 
   /** Puts the star program in the editor and runs it when the sandbox allows. */
   async loadStarDemo(): Promise<void> {
-    const code = await this.backend.starDemo();
-    this.editor.setCode(code);
+    await this.#putStarDemo();
     await this.run();
+  }
+
+  /** Opens the star lesson, or the built-in star program when the folder has none. */
+  async #putStarDemo(): Promise<void> {
+    if (this.lessons.paths.includes(STAR_LESSON) && (await this.lessons.open(STAR_LESSON))) return;
+    await this.lessons.close();
+    this.editor.setCode(await this.backend.starDemo());
   }
 
   toggle(panel: PanelName): void {
@@ -166,6 +219,7 @@ export class Classroom {
   async setLang(lang: Lang): Promise<void> {
     this.lang = lang;
     this.editor.setPlaceholder(this.t('editorPlaceholder'));
+    void this.packs.lessonOpened(this.lessons.current?.path ?? null);
     if (this.settings) await this.saveSettings({ ...this.settings, lang });
   }
 
@@ -210,9 +264,9 @@ export class Classroom {
   }
 
   #maybeRunDemo(): void {
-    if (this.#started && this.ready && !this.#demoDone) {
+    if (this.#started && this.ready && this.#demoPlanned && !this.#demoDone) {
       this.#demoDone = true;
-      void this.loadStarDemo().catch((e) => (this.runFailure = String(e)));
+      void this.run().catch((e) => (this.runFailure = String(e)));
     }
   }
 

@@ -24,6 +24,13 @@ export interface EditorActions {
   stop(): void;
   /** +1 bigger, -1 smaller, 0 back to the default size. */
   zoom(step: number): void;
+  /** The child changed the text (not setCode). */
+  edited?(): void;
+}
+
+export interface EditorPosition {
+  scrollTop: number;
+  cursor: number;
 }
 
 export const DEFAULT_FONT_SIZE = 18;
@@ -66,6 +73,8 @@ export class CodeEditor {
   #actions: EditorActions;
   #font = new Compartment();
   #hint = new Compartment();
+  /** Where to put the view once it exists, for a position set before attach(). */
+  #pending: EditorPosition | null = null;
 
   constructor(actions: EditorActions) {
     this.#actions = actions;
@@ -81,6 +90,7 @@ export class CodeEditor {
     const view = new EditorView({ parent, state: this.#newState(this.#doc) });
     this.#view = view;
     if (this.errorLine !== null) this.#markError(this.errorLine, false);
+    if (this.#pending) this.setPosition(this.#pending);
     return () => {
       this.#doc = view.state.doc.toString();
       view.destroy();
@@ -94,9 +104,39 @@ export class CodeEditor {
 
   setCode(code: string): void {
     this.errorLine = null;
+    this.#pending = null;
     this.#doc = code;
     // A fresh state also starts a fresh undo history: undo must not bring back the previous program.
     this.#view?.setState(this.#newState(code));
+  }
+
+  /** Where the child is: scroll offset and cursor. */
+  get position(): EditorPosition {
+    const v = this.#view;
+    if (!v) return this.#pending ?? { scrollTop: 0, cursor: 0 };
+    return { scrollTop: Math.round(v.scrollDOM.scrollTop), cursor: v.state.selection.main.head };
+  }
+
+  /** Puts the cursor and scroll back where they were; call after setCode. */
+  setPosition(pos: EditorPosition): void {
+    const v = this.#view;
+    if (!v) {
+      this.#pending = pos;
+      return;
+    }
+    this.#pending = null;
+    const cursor = Math.max(0, Math.min(pos.cursor, v.state.doc.length));
+    v.dispatch({ selection: { anchor: cursor } });
+    // Scrolling must wait until CodeMirror has measured the new document.
+    v.requestMeasure({ read: () => null, write: () => (v.scrollDOM.scrollTop = pos.scrollTop) });
+  }
+
+  /** Listens to scrolling of the view; returns the unsubscribe. */
+  onScroll(cb: () => void): () => void {
+    const v = this.#view;
+    if (!v) return () => {};
+    v.scrollDOM.addEventListener('scroll', cb, { passive: true });
+    return () => v.scrollDOM.removeEventListener('scroll', cb);
   }
 
   setFontSize(px: number): void {
@@ -176,6 +216,7 @@ export class CodeEditor {
         errorLineField,
         EditorView.updateListener.of((u) => {
           if (u.docChanged && this.errorLine !== null) this.errorLine = null;
+          if (u.docChanged) a.edited?.();
         }),
         EditorView.contentAttributes.of({ 'aria-label': 'Python', spellcheck: 'false', autocorrect: 'off', autocapitalize: 'off' }),
       ],

@@ -5,8 +5,10 @@ export const EventRunWaiting = 'run:waiting';
 export const EventRunInputDone = 'run:input-done';
 export const EventRunDone = 'run:done';
 export const EventStatus = 'sandbox:status';
-// Reserved for the lessons watcher; nothing listens yet.
+// The lessons tree as it is now, or the folder's problem.
 export const EventLessonsChanged = 'lessons:changed';
+// The open lesson changed on disk: reloaded, kept both, deleted or unreadable.
+export const EventLessonChanged = 'lessons:lesson-changed';
 
 export type EventName =
   | typeof EventRunOutput
@@ -14,4 +16,5 @@ export type EventName =
   | typeof EventRunInputDone
   | typeof EventRunDone
   | typeof EventStatus
-  | typeof EventLessonsChanged;
+  | typeof EventLessonsChanged
+  | typeof EventLessonChanged;

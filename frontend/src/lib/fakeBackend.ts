@@ -6,9 +6,10 @@
 
 import type { Backend, Drawing, DrawStep, EventPayloads, Lang, RunResult, SandboxStatus, Settings, WailsApp, WailsGlobals } from './backend';
 import { utf8ToBase64 } from './base64';
+import { createFakeLessons, type FakeLessonsOptions } from './fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
 
-export interface FakeOptions {
+export interface FakeOptions extends FakeLessonsOptions {
   lang?: Lang | '';
   systemLang?: Lang;
   /** How long the sandbox check takes before `sandbox:status` says ready. */
@@ -92,7 +93,14 @@ const HINTS = {
   eof: { zh: '程序在等输入，但没有可以读的了。', en: 'The program wanted input but there was nothing to read.' },
 };
 
-export function createFakeBackend(opts: FakeOptions = {}): Backend & { emit<E extends EventName>(name: E, p: EventPayloads[E]): void } {
+export type FakeBackend = Backend & {
+  emit<E extends EventName>(name: E, p: EventPayloads[E]): void;
+  /** Files dropped on the window, as the Wails runtime reports them. */
+  drop(paths: string[]): void;
+  folder: ReturnType<typeof createFakeLessons>;
+};
+
+export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
   const listeners = new Map<string, Set<Listener>>();
   let settings: Settings = { lang: opts.lang ?? '', fontSize: 18, timeoutSeconds: 10, python: '', warning: opts.settingsWarning };
   const readyStatus: SandboxStatus = opts.broken
@@ -109,6 +117,8 @@ export function createFakeBackend(opts: FakeOptions = {}): Backend & { emit<E ex
   let status: SandboxStatus = { ready: false, checking: true, reason: '', fix: '', python: '', sandbox: '', version: 'dev' };
   let nextId = 1;
   const runs = new Map<string, { stop(): void; input(line: string): void }>();
+  const folder = createFakeLessons(opts, STAR_DEMO, () => settings, (s) => (settings = s));
+  const dropListeners = new Set<(paths: string[]) => void>();
 
   function emit(name: string, payload: unknown) {
     for (const cb of [...(listeners.get(name) ?? [])]) cb(payload);
@@ -215,6 +225,13 @@ export function createFakeBackend(opts: FakeOptions = {}): Backend & { emit<E ex
 
   return {
     emit,
+    folder,
+    drop: (paths) => dropListeners.forEach((cb) => cb(paths)),
+    ...folder.api,
+    onFileDrop(cb) {
+      dropListeners.add(cb);
+      return () => dropListeners.delete(cb);
+    },
     status: async () => status,
     run: async (req) => startRun(req.code, req.lang),
     sendInput: async (runId, line) => runs.get(runId)?.input(line),
@@ -255,11 +272,35 @@ export function installFakeWails(win: WailsGlobals, opts: FakeOptions = {}): voi
     SaveSettings: (s) => b.saveSettings(s),
     SystemLanguage: () => b.systemLanguage(),
     SaveFile: (name, data) => b.saveFile(name, data),
+    Lessons: () => b.lessons(),
+    OpenLesson: (p) => b.openLesson(p),
+    SetLessonDirty: (p, d) => b.setLessonDirty(p, d),
+    KeepDraft: (d) => b.keepDraft(d),
+    SaveLesson: (r) => b.saveLesson(r),
+    KeepBothLesson: (r) => b.keepBothLesson(r),
+    NewLesson: (g, n) => b.newLesson(g, n),
+    NewGroup: (p, n) => b.newGroup(p, n),
+    RenameLesson: (p, n) => b.renameLesson(p, n),
+    DuplicateLesson: (p) => b.duplicateLesson(p),
+    DeleteLesson: (p) => b.deleteLesson(p),
+    UndoDelete: (id) => b.undoDelete(id),
+    RememberLesson: (p, pos) => b.rememberLesson(p, pos),
+    ChooseLessonsFolder: () => b.chooseLessonsFolder(),
+    ChoosePackFile: () => b.choosePackFile(),
+    PreviewPack: (f, l) => b.previewPack(f, l as Lang),
+    ImportPack: (f, l) => b.importPack(f, l as Lang),
+    LessonExercise: (p, l) => b.lessonExercise(p, l as Lang),
+    CheckLesson: (r) => b.checkLesson({ ...r, lang: r.lang as Lang }),
+    RevealHint: (p, l) => b.revealHint(p, l as Lang),
+    PackProgress: () => b.packProgress(),
   };
   win.go = { app: { App } };
   win.runtime = {
     EventsOnMultiple: (name, cb) => b.on(name as EventName, cb as never),
     EventsOn: (name, cb) => b.on(name as EventName, cb as never),
     EventsOff: () => {},
+    // The harness calls window.__kidcoderDrop(paths) to stand in for a file dropped on the window.
+    OnFileDrop: (cb) => void b.onFileDrop((paths) => cb(0, 0, paths)),
   };
+  (win as WailsGlobals & { __kidcoderDrop?: (paths: string[]) => void }).__kidcoderDrop = (paths) => b.drop(paths);
 }

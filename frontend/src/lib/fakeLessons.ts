@@ -1,0 +1,342 @@
+// The lessons folder and exercise packs of the fake backend: an in-memory
+// folder with the starter lessons, one imported pack, and the same answers
+// (and problems, as ProblemError JSON) the Go app gives.
+
+import type {
+  CheckOutcome,
+  Deleted,
+  ExerciseProgress,
+  ExerciseView,
+  Hint,
+  KeptBoth,
+  Lang,
+  Lesson,
+  LessonNode,
+  LessonsView,
+  PackPlan,
+  PackSummary,
+  Position,
+  Problem,
+  SaveRequest,
+  SaveResult,
+  Settings,
+} from './backend';
+
+export interface FakeLessonsOptions {
+  /** Start with the folder missing. */
+  lessonsMissing?: boolean;
+  /** The lesson remembered as open last time. */
+  remembered?: string;
+  /** What the folder dialog answers; undefined: cancelled. */
+  chooseFolder?: string;
+  /** Start with the example pack already imported. */
+  packImported?: boolean;
+}
+
+const PROBLEMS: Record<string, [string, string]> = {
+  folder_missing: ['找不到课程文件夹。它可能被移动或删除了。', 'The lessons folder can’t be found. It may have been moved or deleted.'],
+  not_found: ['找不到这个课程文件。', 'This lesson file can’t be found.'],
+  exists: ['已经有一个同名的文件或文件夹了。', 'A file or folder with that name already exists.'],
+  bad_name: ['这个名字不能用作文件名。', 'That name can’t be used as a file name.'],
+  conflict: ['文件在别处被修改了，两个版本都会保留。', 'The file was changed somewhere else; both versions will be kept.'],
+  nothing_to_undo: ['没有可以撤销的删除。', 'There is no deletion to undo.'],
+};
+
+export function problemError(code: string): Error {
+  const [zh, en] = PROBLEMS[code] ?? [code, code];
+  const p: Problem = { code, zh, en };
+  return new Error(JSON.stringify(p));
+}
+
+const collator = new Intl.Collator(undefined, { numeric: true });
+
+const STARTERS: Record<string, [string, string]> = {
+  '1 star.py': ['', '# A golden star ⭐ 金色的星星\n\n1. Press **Run** and watch the turtle draw a golden star.\n2. Change `"gold"` to `"red"` and run it again.\n\n**中文**：点 **运行**，看小海龟画一颗金色的星星。'],
+  '2 flower.py': ['import turtle\n\nt = turtle.Turtle()\nfor i in range(36):\n    t.forward(100)\n    t.left(170)\n', '# A flower 🌸 花\n\nRun it, then change `170` to `160`.'],
+  '3 你好.py': ['name = input("你叫什么名字？")\nprint("你好，" + name)\n', '# 你好\n\n程序会问你的名字。'],
+  '4 guess.py': ['import random\n\nsecret = random.randint(1, 10)\nprint("Guess!")\n', ''],
+};
+
+const PACK_FOLDER = '形状练习 Shapes';
+const PACK_LESSON = `${PACK_FOLDER}/01-square.py`;
+const PACK_TITLE = { zh: '形状练习', en: 'Shapes' };
+const PACK_HINTS = [
+  { zh: '正方形有 4 条一样长的边，每画一条边就向左转 90 度。', en: 'A square has 4 equal sides: after each side, turn left 90 degrees.' },
+  { zh: '用 for _ in range(4): 把画边和转弯重复 4 次。', en: 'Use for _ in range(4): to repeat drawing a side and turning 4 times.' },
+];
+const PACK_MD = {
+  zh: '## 画正方形\n\n用 `for` 循环让海龟画一个边长 100 的**正方形**。\n\n1. 向前走 100\n2. 向左转 90 度\n3. 重复 4 次',
+  en: '## Draw a square\n\nUse a `for` loop to make the turtle draw a **square** with sides of 100.\n\n1. Go forward 100\n2. Turn left 90 degrees\n3. Do it 4 times',
+};
+const PACK_CHECKS = [
+  { zh: '海龟应该画出一个有 4 个直角的正方形。', en: 'The turtle should draw a square: 4 sides and 4 right angles.' },
+  { zh: '试试用 for 循环，不要把同样的代码写 4 遍。', en: 'Try a for loop instead of writing the same lines 4 times.' },
+  { zh: '画完后海龟应该回到起点。', en: 'When it is done, the turtle should be back where it started.' },
+];
+
+interface FileEntry {
+  content: string;
+  version: string;
+  md: string;
+}
+
+export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, settings: () => Settings, setSettings: (s: Settings) => void) {
+  let root = '/home/kid/Documents/Kid Coder';
+  let missing = !!opts.lessonsMissing;
+  let seq = 1;
+  const files = new Map<string, FileEntry>();
+  const groups = new Set<string>();
+  const trash = new Map<string, { files: Map<string, FileEntry>; groups: string[] }>();
+  let state: { open?: string; positions: Record<string, Position> } = { open: opts.remembered, positions: {} };
+  const progress: ExerciseProgress = { solved: false, attempts: 0, stars: 0, hints_shown: 0 };
+  const dirty = new Set<string>();
+
+  const version = () => `v${seq++}`;
+  for (const [name, [code, md]] of Object.entries(STARTERS)) files.set(name, { content: name === '1 star.py' ? starDemo : code, version: version(), md });
+  const importPack = (lang: Lang) => {
+    groups.add(PACK_FOLDER);
+    if (!files.has(PACK_LESSON)) files.set(PACK_LESSON, { content: 'import turtle\n\nt = turtle.Turtle()\n# draw a square here\n', version: version(), md: PACK_MD[lang] });
+  };
+  if (opts.packImported) importPack('zh');
+
+  function check(): void {
+    if (missing) throw problemError('folder_missing');
+  }
+
+  function tree(): LessonNode {
+    const top: LessonNode = { name: 'Kid Coder', path: '', kind: 'group', children: [] };
+    const nodes = new Map<string, LessonNode>([['', top]]);
+    const parentNode = (p: string): LessonNode => {
+      const i = p.lastIndexOf('/');
+      const parent = i < 0 ? '' : p.slice(0, i);
+      return nodes.get(parent) ?? top;
+    };
+    for (const g of [...groups].sort((a, b) => a.split('/').length - b.split('/').length)) {
+      const n: LessonNode = { name: g.slice(g.lastIndexOf('/') + 1), path: g, kind: 'group', children: [] };
+      nodes.set(g, n);
+      parentNode(g).children!.push(n);
+    }
+    for (const [p, f] of files) {
+      const name = p.slice(p.lastIndexOf('/') + 1, -3);
+      parentNode(p).children!.push({ name, path: p, kind: 'lesson', instructions: !!f.md });
+    }
+    const sort = (n: LessonNode) => {
+      n.children!.sort((a, b) => (a.kind !== b.kind ? (a.kind === 'group' ? -1 : 1) : collator.compare(a.name, b.name)));
+      n.children!.forEach((c) => c.children && sort(c));
+    };
+    sort(top);
+    return top;
+  }
+
+  function lesson(path: string): Lesson {
+    const f = files.get(path);
+    if (!f) throw problemError('not_found');
+    return { path, name: path.slice(path.lastIndexOf('/') + 1, -3), content: f.content, version: f.version, encoding: 'utf-8', needsConversion: false, instructions: f.md };
+  }
+
+  function checkName(name: string): void {
+    if (!name || name.includes('/') || name.startsWith('.') || name.trim() !== name) throw problemError('bad_name');
+  }
+
+  function exercise(lang: Lang): ExerciseView {
+    const hints: Hint[] = PACK_HINTS.slice(0, progress.hints_shown).map((h, index) => ({ index, total: PACK_HINTS.length, text: h[lang] }));
+    return {
+      packTitle: PACK_TITLE,
+      packFolder: PACK_FOLDER,
+      id: '01-square',
+      title: { zh: '画正方形', en: 'Draw a square' },
+      instructions: PACK_MD[lang],
+      checks: PACK_CHECKS.length,
+      hintsTotal: PACK_HINTS.length,
+      hints,
+      progress: { ...progress },
+    };
+  }
+
+  const plan = (lang: Lang): PackPlan => ({
+    id: 'example.shapes',
+    version: '1.0.0',
+    title: PACK_TITLE,
+    description: { zh: '用海龟画正方形、三角形和星星。', en: 'Draw squares, triangles and stars with the turtle.' },
+    author: 'Ms. Li 李老师',
+    folder: PACK_FOLDER,
+    previous: groups.has(PACK_FOLDER) ? '1.0.0' : '',
+    exercises: [{ id: '01-square', title: { zh: '画正方形', en: 'Draw a square' }, lesson: PACK_LESSON, new: !files.has(PACK_LESSON) }],
+    writes: [`${PACK_FOLDER}/01-square.md`, ...(files.has(PACK_LESSON) ? [] : [PACK_LESSON])],
+    kept: files.has(PACK_LESSON) ? [PACK_LESSON] : [],
+  });
+
+  return {
+    /** Changes a lesson as another program would; returns the new version. */
+    changeOnDisk(path: string, content: string): string {
+      const f = files.get(path)!;
+      f.content = content;
+      f.version = version();
+      return f.version;
+    },
+    isDirty: (path: string) => dirty.has(path),
+    content: (path: string) => files.get(path)?.content,
+    api: {
+      lessons: async (): Promise<LessonsView> =>
+        missing
+          ? { root, tree: null, problem: { code: 'folder_missing', zh: PROBLEMS.folder_missing[0], en: PROBLEMS.folder_missing[1] } }
+          : { root, tree: tree(), open: state.open, positions: state.positions },
+      openLesson: async (path: string) => (check(), lesson(path)),
+      setLessonDirty: async (path: string, d: boolean) => void (d ? dirty.add(path) : dirty.delete(path)),
+      keepDraft: async (_d: SaveRequest) => check(),
+      saveLesson: async (req: SaveRequest): Promise<SaveResult> => {
+        check();
+        const f = files.get(req.path);
+        if (f && req.version && f.version !== req.version) throw problemError('conflict');
+        const v = version();
+        files.set(req.path, { content: req.content, version: v, md: f?.md ?? '' });
+        return { path: req.path, version: v, encoding: 'utf-8' };
+      },
+      keepBothLesson: async (req: SaveRequest): Promise<KeptBoth> => {
+        check();
+        const f = files.get(req.path);
+        let asidePath = '';
+        if (f) {
+          asidePath = req.path.replace(/\.py$/, ' (from disk).py');
+          files.set(asidePath, { ...f, version: version() });
+        }
+        const v = version();
+        files.set(req.path, { content: req.content, version: v, md: f?.md ?? '' });
+        return { path: req.path, version: v, encoding: 'utf-8', asidePath };
+      },
+      newLesson: async (group: string, name: string) => {
+        check();
+        name = name.replace(/\.py$/, '');
+        checkName(name);
+        const path = (group ? group + '/' : '') + name + '.py';
+        if (files.has(path)) throw problemError('exists');
+        files.set(path, { content: '', version: version(), md: '' });
+        return path;
+      },
+      newGroup: async (parent: string, name: string) => {
+        check();
+        checkName(name);
+        const path = (parent ? parent + '/' : '') + name;
+        if (groups.has(path)) throw problemError('exists');
+        groups.add(path);
+        return path;
+      },
+      renameLesson: async (path: string, newName: string) => {
+        check();
+        const isLesson = path.endsWith('.py');
+        newName = newName.replace(/\.py$/, '');
+        checkName(newName);
+        const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
+        const to = dir + newName + (isLesson ? '.py' : '');
+        if (files.has(to) || groups.has(to)) throw problemError('exists');
+        if (isLesson) {
+          const f = files.get(path);
+          if (!f) throw problemError('not_found');
+          files.delete(path);
+          files.set(to, f);
+        } else {
+          if (!groups.has(path)) throw problemError('not_found');
+          for (const g of [...groups]) if (g === path || g.startsWith(path + '/')) (groups.delete(g), groups.add(to + g.slice(path.length)));
+          for (const [p, f] of [...files]) if (p.startsWith(path + '/')) (files.delete(p), files.set(to + p.slice(path.length), f));
+        }
+        return to;
+      },
+      duplicateLesson: async (path: string) => {
+        check();
+        const f = files.get(path);
+        if (!f) throw problemError('not_found');
+        for (let n = 2; ; n++) {
+          const copy = path.replace(/( \(\d+\))?\.py$/, ` (${n}).py`);
+          if (!files.has(copy)) {
+            files.set(copy, { ...f, version: version() });
+            return copy;
+          }
+        }
+      },
+      deleteLesson: async (path: string): Promise<Deleted> => {
+        check();
+        const moved = new Map<string, FileEntry>();
+        const movedGroups: string[] = [];
+        for (const [p, f] of [...files]) if (p === path || p.startsWith(path + '/')) (moved.set(p, f), files.delete(p));
+        for (const g of [...groups]) if (g === path || g.startsWith(path + '/')) (movedGroups.push(g), groups.delete(g));
+        if (!moved.size && !movedGroups.length) throw problemError('not_found');
+        const id = `del-${seq++}`;
+        trash.set(id, { files: moved, groups: movedGroups });
+        return { id, paths: [path], when: new Date().toISOString() };
+      },
+      undoDelete: async (id: string) => {
+        const t = trash.get(id);
+        if (!t) throw problemError('nothing_to_undo');
+        trash.delete(id);
+        t.groups.forEach((g) => groups.add(g));
+        for (const [p, f] of t.files) files.set(p, f);
+        return [...t.files.keys()];
+      },
+      rememberLesson: async (path: string, pos: Position) => {
+        state = { open: path, positions: { ...state.positions, [path]: pos } };
+      },
+      chooseLessonsFolder: async (): Promise<Settings | null> => {
+        if (!opts.chooseFolder) return null;
+        root = opts.chooseFolder;
+        missing = false;
+        const s = { ...settings(), lessonsDir: root };
+        setSettings(s);
+        return s;
+      },
+      choosePackFile: async () => '/home/kid/Downloads/shapes.kidpack',
+      previewPack: async (_file: string, lang: Lang) => (check(), plan(lang)),
+      importPack: async (_file: string, lang: Lang) => {
+        check();
+        const p = plan(lang);
+        importPack(lang);
+        return p;
+      },
+      lessonExercise: async (path: string, lang: Lang) => (path === PACK_LESSON && files.has(path) ? exercise(lang) : null),
+      checkLesson: async (req: { path: string; code: string; lang: Lang }): Promise<CheckOutcome> => {
+        await new Promise((r) => setTimeout(r, 150));
+        const loop = /\bfor\b/.test(req.code);
+        const square = /forward\(\s*100\s*\)/.test(req.code) && /(left|right)\(\s*90\s*\)/.test(req.code);
+        const oks = [square, loop, square];
+        const passed = oks.every(Boolean);
+        progress.attempts++;
+        if (passed) {
+          progress.solved = true;
+          progress.stars = Math.max(progress.stars, 3 - (progress.hints_shown > 0 ? 1 : 0) - (progress.attempts > 3 ? 1 : 0));
+        }
+        progress.last_attempt = new Date().toISOString();
+        return {
+          report: {
+            exercise: '01-square',
+            passed,
+            results: oks.map((ok, index) => ({ index, type: index === 1 ? 'source' : 'turtle', ok, message: ok ? undefined : PACK_CHECKS[index][req.lang] })),
+          },
+          progress: { ...progress },
+        };
+      },
+      revealHint: async (_path: string, lang: Lang): Promise<Hint> => {
+        if (progress.hints_shown < PACK_HINTS.length) progress.hints_shown++;
+        const i = progress.hints_shown - 1;
+        return { index: i, total: PACK_HINTS.length, text: PACK_HINTS[i][lang] };
+      },
+      packProgress: async (): Promise<PackSummary[]> =>
+        groups.has(PACK_FOLDER)
+          ? [
+              {
+                folder: PACK_FOLDER,
+                id: 'example.shapes',
+                version: '1.0.0',
+                title: PACK_TITLE,
+                exercises: 1,
+                solved: progress.solved ? 1 : 0,
+                attempts: progress.attempts,
+                stars: progress.stars,
+                max_stars: 3,
+                hints_shown: progress.hints_shown,
+                last_attempt: progress.last_attempt,
+                progress: { '01-square': { ...progress } },
+              },
+            ]
+          : [],
+    },
+  };
+}
