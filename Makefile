@@ -55,7 +55,7 @@ test-go: build
 	go test ./...
 
 test-python:
-	$(PYTHON) -m unittest discover -s python/tests -t python
+	cd python && $(PYTHON) -m unittest discover -s tests
 
 test-frontend:
 	cd frontend && npm test
