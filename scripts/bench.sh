@@ -21,7 +21,7 @@ PYEOF
 if [ -f python/bench/turtle_bench.py ]; then
   echo
   echo "== 200,000-step turtle program: Kid Coder (sandboxed, SVG included) vs CPython turtle with tracer(0) under Xvfb"
-  $PY python/bench/turtle_bench.py --kidcoder build/bin/kidcoder
+  $PY python/bench/turtle_bench.py --kidcoder build/bin/kidcoder --runs 3
 fi
 
 if [ -f e2e/startup_bench_test.go ]; then

@@ -73,6 +73,19 @@ def run_ours(path):
     return elapsed, len(svg), len(json.dumps(result))
 
 
+def run_cli(kidcoder, path):
+    """End to end, as a child's run is: the CLI, the sandbox, the runner, the JSON result."""
+    start = time.perf_counter()
+    p = subprocess.run([kidcoder, "run", "--json", "--timeout", "300", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    result = json.loads(p.stdout)
+    if result["status"] != "ok":
+        raise SystemExit("kidcoder run failed: %s %s" % (result["status"], result.get("error")))
+    svg = base64.b64decode(result["images"][0]["data"])
+    return elapsed, len(svg), len(p.stdout)
+
+
 def run_real(path):
     start = time.perf_counter()
     p = subprocess.run([PYTHON, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -86,6 +99,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=200000)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--kidcoder", help="time `kidcoder run --json` (sandboxed, end to end) instead of the bare runner")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
     xvfb = None
@@ -104,13 +118,17 @@ def main():
         ours, svg_bytes, frame_bytes = [], 0, 0
         real = []
         for _ in range(args.runs):
-            e, svg_bytes, frame_bytes = run_ours(path)
+            if args.kidcoder:
+                e, svg_bytes, frame_bytes = run_cli(args.kidcoder, path)
+            else:
+                e, svg_bytes, frame_bytes = run_ours(path)
             ours.append(e)
             real.append(run_real(path))
         mo, mr = statistics.median(ours), statistics.median(real)
         moves = args.steps
         print("steps (forward+left): %d" % moves)
-        print("ours (record + SVG + result frame): median %.3f s" % mo)
+        what = "kidcoder run --json, sandboxed" if args.kidcoder else "runner: record + SVG + result frame"
+        print("ours (%s): median %.3f s" % (what, mo))
         print("CPython turtle, tracer(0), Xvfb:    median %.3f s" % mr)
         print("ratio ours/real: %.2f (target <= 0.25)" % (mo / mr))
         print("SVG: %d bytes, %.2f bytes per step; result frame %d bytes" %
