@@ -69,7 +69,7 @@ async function spills(page) {
     const bad = [];
     const doc = document.documentElement;
     if (doc.scrollWidth > vw || doc.scrollHeight > vh) bad.push(`document ${doc.scrollWidth}x${doc.scrollHeight}`);
-    const sel = '.topbar, .runbar, [data-panel], [data-panel] > header, .run, .stop';
+    const sel = '.topbar, .runbar, [data-panel], [data-panel] > header, .run, .stop, .sidebar .foot, .task .bar, .modal, .toast, .party .card';
     for (const el of document.querySelectorAll(sel)) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
@@ -211,6 +211,107 @@ try {
   }
 
   if (fake) {
+    // The lessons sidebar and an exercise pack, from import to the celebration.
+    for (const lang of ['zh', 'en']) {
+      for (const [w, h] of [[800, 600], [1440, 900]]) {
+        const name = `${lang}-${w}x${h}`;
+        const { context, page, errors } = await open(lang, w, h);
+        await page.waitForSelector('.stage img', { timeout: 10000 }).catch(() => {});
+        const current = await page.textContent('.line.current .label').catch(() => null);
+        check(`${name}: the star lesson is open in the sidebar`, current === '1 star', String(current));
+        const md = await page.locator('[data-panel="task"] .md h3').count();
+        check(`${name}: its instructions are rendered`, md > 0);
+        check(`${name}: instructions hold no links or images`, (await page.locator('.md a, .md img, .md script').count()) === 0);
+        await page.screenshot({ path: join(out, `${name}-sidebar.png`) });
+        let bad = await spills(page);
+        check(`${name}: nothing spills with the sidebar`, bad.length === 0, bad.join('; '));
+
+        // Another lesson: its code replaces the editor's.
+        await page.click('.tree .name:has-text("2 flower")');
+        await page.waitForFunction(() => document.querySelector('.cm-content')?.textContent.includes('range(36)'), null, { timeout: 5000 });
+        check(`${name}: opening a lesson loads its code`, true);
+
+        // Delete it, then Undo from the toast.
+        await page.click('.line.current .more');
+        await page.click('.actions .danger');
+        await page.waitForSelector('.toast .action', { timeout: 5000 });
+        const gone = await page.locator('.tree .name:has-text("2 flower")').count();
+        check(`${name}: deleted lesson leaves the tree`, gone === 0);
+        await page.screenshot({ path: join(out, `${name}-deleted.png`) });
+        await page.click('.toast .action');
+        const back = await page.waitForSelector('.tree .name:has-text("2 flower")', { timeout: 5000 }).then(() => true, () => false);
+        check(`${name}: Undo brings it back`, back);
+
+        // Import a pack through the button: preview, then import.
+        await page.click('.sidebar .pack');
+        await page.waitForSelector('.pack-dialog', { timeout: 5000 });
+        await page.screenshot({ path: join(out, `${name}-pack-preview.png`) });
+        bad = await spills(page);
+        check(`${name}: nothing spills with the pack preview`, bad.length === 0, bad.join('; '));
+        await page.click('.pack-dialog .btn-primary');
+        const checkBtn = await page.waitForSelector('.task .check', { timeout: 5000 }).then(() => true, () => false);
+        check(`${name}: the imported exercise opens with a check button`, checkBtn);
+        await page.waitForSelector('.run:not([disabled])', { timeout: 10000 });
+
+        // A wrong answer: checks not yet passed, then a hint.
+        await page.click('.task .check');
+        await page.waitForSelector('.task .results', { timeout: 5000 });
+        const notYet = await page.locator('.task .results li:not(.ok)').count();
+        check(`${name}: a wrong answer shows checks not yet passed`, notYet > 0);
+        await page.click('.task .hint');
+        const hint = await page.waitForSelector('.task .hint-text', { timeout: 5000 }).then(() => true, () => false);
+        check(`${name}: a hint is revealed`, hint);
+        await page.screenshot({ path: join(out, `${name}-check.png`) });
+        bad = await spills(page);
+        check(`${name}: nothing spills with check results`, bad.length === 0, bad.join('; '));
+
+        // A right answer: every check passes and the celebration shows.
+        await setCode(page, 'import turtle\nt = turtle.Turtle()\nfor i in range(4):\n    t.forward(100)\n    t.left(90)\n');
+        await page.click('.task .check');
+        const party = await page.waitForSelector('.party .card', { timeout: 5000 }).then(() => true, () => false);
+        check(`${name}: all checks passed celebrates`, party);
+        check(`${name}: every check shows a star`, (await page.locator('.task .results li.ok').count()) === 3);
+        await page.screenshot({ path: join(out, `${name}-celebrate.png`) });
+        await page.click('.party .card');
+
+        // The progress view for parents and teachers.
+        await page.click('.sidebar .foot .row button >> nth=0');
+        await page.waitForSelector('.progress-dialog table', { timeout: 5000 });
+        const row = await page.textContent('.progress-dialog tbody tr');
+        check(`${name}: progress lists the pack as solved`, row.includes('1 / 1'), row);
+        await page.screenshot({ path: join(out, `${name}-progress.png`) });
+        bad = await spills(page);
+        check(`${name}: nothing spills with the progress view`, bad.length === 0, bad.join('; '));
+        await page.click('.progress-dialog .btn-primary');
+
+        // A dropped .kidpack opens the same preview.
+        await page.evaluate(() => window.__kidcoderDrop(['/home/kid/Downloads/shapes.kidpack']));
+        const dropped = await page.waitForSelector('.pack-dialog', { timeout: 5000 }).then(() => true, () => false);
+        check(`${name}: a dropped pack is previewed`, dropped);
+        await page.keyboard.press('Escape');
+
+        // The sidebar folds to a strip and comes back.
+        await page.click('[data-panel="lessons"] .toggle');
+        bad = await spills(page);
+        check(`${name}: nothing spills with the sidebar folded`, bad.length === 0, bad.join('; '));
+        await page.screenshot({ path: join(out, `${name}-sidebar-folded.png`) });
+        check(`${name}: no page errors with lessons and packs`, errors.length === 0, errors.join('; '));
+        await context.close();
+      }
+    }
+
+    // A lessons folder that is gone: say so and offer another.
+    for (const lang of ['zh', 'en']) {
+      const { context, page } = await open(lang, 800, 600, { lessonsMissing: true });
+      const shown = await page.waitForSelector('.sidebar .problem', { timeout: 10000 }).then(() => true, () => false);
+      check(`${lang}: missing folder explained`, shown);
+      check(`${lang}: missing folder offers another`, (await page.locator('.sidebar .problem button').count()) === 2);
+      const star = await page.waitForSelector('.stage img', { timeout: 10000 }).then(() => true, () => false);
+      check(`${lang}: the built-in star still runs without a folder`, star);
+      await page.screenshot({ path: join(out, `${lang}-800x600-no-folder.png`) });
+      await context.close();
+    }
+
     for (const lang of ['zh', 'en']) {
       const { context, page } = await open(lang, 800, 600, { broken: true, settingsWarning: 'settings.json: unexpected end of JSON input' });
       const banner = await page.waitForSelector('.banner', { timeout: 10000 }).then(() => true, () => false);

@@ -117,7 +117,7 @@ const en = {
   packBy: 'by {author}',
   packNew: 'New pack: goes into the folder “{folder}”.',
   packUpdate: 'Update from version {from} to {to} in the folder “{folder}”. Your own code is kept.',
-  packExercises: '{n} exercises',
+  packExercises: 'Exercises: {n}',
   packExerciseNew: 'new',
   packExerciseKept: 'your code is kept',
   packFiles: 'Files that will be added or updated',

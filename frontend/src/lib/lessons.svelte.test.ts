@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { Classroom, STAR_LESSON } from './classroom.svelte';
+import { EventLessonChanged, EventLessonsChanged, EventStatus } from './events';
+import { createFakeBackend, STAR_DEMO, type FakeOptions } from './fakeBackend';
+import type { Timers } from './lessons.svelte';
+
+/** Timers the test fires by hand, so autosave happens when the test says. */
+function manualTimers() {
+  let next = 1;
+  const pending = new Map<number, () => void>();
+  const timers: Timers = {
+    set: (fn) => {
+      const id = next++;
+      pending.set(id, fn);
+      return id;
+    },
+    clear: (id) => void pending.delete(id as number),
+  };
+  return {
+    timers,
+    fireAll() {
+      const fns = [...pending.values()];
+      pending.clear();
+      fns.forEach((f) => f());
+    },
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+async function started(opts: FakeOptions = {}) {
+  const backend = createFakeBackend({ checkingMs: 1_000_000, ...opts });
+  const t = manualTimers();
+  const room = new Classroom(backend, { timers: t.timers });
+  const off = room.connect();
+  await room.start();
+  return { backend, room, t, off };
+}
+
+/** Types into the editor as the child would: a change the editor reports as an edit. */
+function type(room: Classroom, code: string) {
+  room.editor.setCode(code);
+  room.lessons.edited();
+}
+
+describe('LessonsState', () => {
+  it('opens the star lesson on a first start and runs it once the sandbox is ready', async () => {
+    const { backend, room } = await started();
+    expect(room.lessons.current?.path).toBe(STAR_LESSON);
+    expect(room.editor.code).toBe(STAR_DEMO);
+    const runs: string[] = [];
+    const run = backend.run;
+    backend.run = async (req) => (runs.push(req.lesson ?? ''), run(req));
+    backend.emit(EventStatus, { ready: true, reason: '', fix: '', python: 'p' });
+    await settle();
+    expect(runs).toEqual([STAR_LESSON]);
+  });
+
+  it('restores the lesson open last time without running it', async () => {
+    const { room } = await started({ remembered: '2 flower.py' });
+    expect(room.lessons.current?.path).toBe('2 flower.py');
+    expect(room.editor.code).toContain('range(36)');
+  });
+
+  it('autosaves after typing stops, from the version it read', async () => {
+    const { backend, room, t } = await started();
+    type(room, 'print("mine")\n');
+    expect(room.lessons.dirty).toBe(true);
+    expect(backend.folder.isDirty(STAR_LESSON)).toBe(true);
+    expect(backend.folder.content(STAR_LESSON)).toBe(STAR_DEMO);
+    t.fireAll();
+    await room.lessons.flush();
+    expect(backend.folder.content(STAR_LESSON)).toBe('print("mine")\n');
+    expect(room.lessons.dirty).toBe(false);
+    await settle();
+    expect(backend.folder.isDirty(STAR_LESSON)).toBe(false);
+  });
+
+  it('saves before switching lessons', async () => {
+    const { backend, room } = await started();
+    type(room, 'print(1)\n');
+    await room.lessons.open('3 你好.py');
+    expect(backend.folder.content(STAR_LESSON)).toBe('print(1)\n');
+    expect(room.editor.code).toContain('你叫什么名字');
+  });
+
+  it('keeps both versions when the file changed elsewhere, and says so kindly', async () => {
+    const { backend, room } = await started({ lang: 'en' });
+    backend.folder.changeOnDisk(STAR_LESSON, 'print("from the other editor")\n');
+    type(room, 'print("mine")\n');
+    await room.lessons.flush();
+    expect(backend.folder.content(STAR_LESSON)).toBe('print("mine")\n');
+    expect(backend.folder.content('1 star (from disk).py')).toBe('print("from the other editor")\n');
+    expect(room.toast?.text).toContain('1 star (from disk).py');
+    expect(room.toast?.tone).toBe('ok');
+  });
+
+  it('deletes with an Undo that brings the lesson back', async () => {
+    const { room } = await started({ lang: 'zh' });
+    expect(await room.lessons.delete('2 flower.py')).toBe(true);
+    expect(room.lessons.paths).not.toContain('2 flower.py');
+    const undo = room.toast?.action;
+    expect(undo?.label).toBe('↩ 撤销');
+    undo!.run();
+    await settle();
+    await settle();
+    expect(room.lessons.paths).toContain('2 flower.py');
+  });
+
+  it('deleting the open lesson empties the editor and Undo reopens it', async () => {
+    const { room } = await started();
+    await room.lessons.delete(STAR_LESSON);
+    expect(room.lessons.current).toBeNull();
+    expect(room.editor.code).toBe('');
+    room.toast!.action!.run();
+    for (let i = 0; i < 5; i++) await settle();
+    expect(room.lessons.current?.path).toBe(STAR_LESSON);
+  });
+
+  it('creates, renames and duplicates lessons', async () => {
+    const { room } = await started();
+    await room.lessons.newGroup('', '第2周');
+    await room.lessons.newLesson('第2周', '乌龟');
+    expect(room.lessons.current?.path).toBe('第2周/乌龟.py');
+    await room.lessons.rename('第2周/乌龟.py', '海龟');
+    expect(room.lessons.current?.path).toBe('第2周/海龟.py');
+    await room.lessons.duplicate('第2周/海龟.py');
+    expect(room.lessons.current?.path).toBe('第2周/海龟 (2).py');
+    expect(await room.lessons.newLesson('', 'a/b')).toBe(false);
+    expect(room.toast?.tone).toBe('error');
+  });
+
+  it('reloads on a change from outside, or keeps the child’s edits', async () => {
+    const { backend, room } = await started({ lang: 'en' });
+    const lesson = { ...room.lessons.current!, content: 'print("new")\n', version: 'v99' };
+    backend.emit(EventLessonChanged, { path: STAR_LESSON, kind: 'reloaded', lesson, message: { zh: '已重新载入', en: 'reloaded' } });
+    await settle();
+    expect(room.editor.code).toBe('print("new")\n');
+    expect(room.toast?.text).toBe('reloaded');
+
+    backend.emit(EventLessonChanged, { path: STAR_LESSON, kind: 'deleted', message: { zh: '', en: '' } });
+    await settle();
+    expect(room.lessons.dirty).toBe(true);
+    expect(room.lessons.current?.version).toBe('');
+    expect(room.editor.code).toBe('print("new")\n');
+  });
+
+  it('follows the tree and the folder’s problems from the watcher', async () => {
+    const { backend, room } = await started();
+    backend.emit(EventLessonsChanged, { root: '/r', tree: null, problem: { code: 'folder_missing', zh: '找不到', en: 'missing' } });
+    expect(room.lessons.problem?.code).toBe('folder_missing');
+    backend.emit(EventLessonsChanged, { root: '/r', tree: { name: 'r', path: '', kind: 'group', children: [{ name: 'x', path: 'x.py', kind: 'lesson' }] } });
+    expect(room.lessons.problem).toBeNull();
+    expect(room.lessons.paths).toEqual(['x.py']);
+  });
+
+  it('falls back to the built-in star when the folder is missing', async () => {
+    const { room } = await started({ lessonsMissing: true });
+    expect(room.lessons.problem?.code).toBe('folder_missing');
+    expect(room.lessons.current).toBeNull();
+    expect(room.editor.code).toBe(STAR_DEMO);
+  });
+});
+
+describe('PacksState', () => {
+  it('previews, imports and opens the first exercise', async () => {
+    const { room } = await started({ lang: 'en' });
+    await room.packs.choose();
+    expect(room.packs.preview?.plan.exercises).toHaveLength(1);
+    expect(room.packs.preview?.plan.previous).toBe('');
+    await room.packs.confirmImport();
+    await settle();
+    expect(room.lessons.current?.path).toBe('形状练习 Shapes/01-square.py');
+    expect(room.packs.exercise?.id).toBe('01-square');
+    expect(room.toast?.text).toContain('Shapes');
+  });
+
+  it('only previews dropped .kidpack files', async () => {
+    const { backend, room } = await started({ lang: 'en' });
+    backend.drop(['/tmp/photo.png']);
+    await settle();
+    expect(room.packs.preview).toBeNull();
+    expect(room.toast?.tone).toBe('error');
+    backend.drop(['/tmp/photo.png', '/tmp/Shapes.KIDPACK']);
+    await settle();
+    expect(room.packs.preview?.file).toBe('/tmp/Shapes.KIDPACK');
+  });
+
+  it('checks an answer, reveals hints one at a time and celebrates', async () => {
+    const { room } = await started({ lang: 'zh', packImported: true });
+    await room.lessons.open('形状练习 Shapes/01-square.py');
+    await settle();
+    expect(room.packs.exercise?.hintsTotal).toBe(2);
+    await room.packs.check('print(1)');
+    expect(room.packs.outcome?.report.passed).toBe(false);
+    expect(room.packs.celebrating).toBe(false);
+    await room.packs.hint();
+    expect(room.packs.hints.map((h) => h.index)).toEqual([0]);
+    await room.packs.hint();
+    await room.packs.hint();
+    expect(room.packs.hints.map((h) => h.index)).toEqual([0, 1]);
+    expect(room.toast?.text).toBe('这是最后一条提示了。');
+    await room.packs.check('for i in range(4):\n    t.forward(100)\n    t.left(90)\n');
+    expect(room.packs.outcome?.report.passed).toBe(true);
+    expect(room.packs.celebrating).toBe(true);
+    expect(room.packs.exercise?.progress.solved).toBe(true);
+    await room.packs.showProgress();
+    expect(room.packs.summaries?.[0].solved).toBe(1);
+  });
+
+  it('saves the lesson before checking it', async () => {
+    const { backend, room } = await started({ packImported: true });
+    await room.lessons.open('形状练习 Shapes/01-square.py');
+    type(room, 'print("checked")\n');
+    await room.packs.check(room.editor.code);
+    expect(backend.folder.content('形状练习 Shapes/01-square.py')).toBe('print("checked")\n');
+  });
+});
