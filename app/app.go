@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"kidcoder/atomicfile"
 	"os"
 	"sync"
 	"time"
@@ -270,7 +271,7 @@ func (a *App) SaveFile(name, data string) (string, error) {
 	if err != nil || path == "" {
 		return "", err
 	}
-	if err := settings.WriteFileAtomic(path, raw, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, raw, 0o644); err != nil {
 		return "", err
 	}
 	return path, nil

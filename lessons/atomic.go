@@ -1,57 +1,23 @@
 package lessons
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"io/fs"
+	"kidcoder/atomicfile"
 	"os"
 	"path/filepath"
 )
 
-// WriteFileAtomic replaces path's content with data so that a crash, power
-// cut or kill at any moment leaves either the old or the new content, never
-// a mix: the bytes go to a hidden temporary file in the same folder (so the
-// rename cannot cross file systems), which is synced, renamed over path, and
-// the folder is synced so the rename itself survives a power cut.
+// WriteFileAtomic replaces path's content so that a crash leaves the old
+// or the new content, never a mix (see package atomicfile).
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	return WriteAtomic(path, bytes.NewReader(data), perm)
+	return atomicfile.WriteFile(path, data, perm)
 }
 
 // WriteAtomic is [WriteFileAtomic] for content that streams from r.
-func WriteAtomic(path string, r io.Reader, perm fs.FileMode) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	// The leading dot keeps the watcher and the tree from ever seeing it.
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = io.Copy(f, r); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(dir)
+func WriteAtomic(path string, r io.Reader, perm fs.FileMode) error {
+	return atomicfile.Write(path, r, perm)
 }
 
 // createNew writes data to a file that must not exist yet, atomically when
@@ -86,7 +52,7 @@ func createNew(path string, data []byte, perm fs.FileMode) (err error) {
 		return err
 	}
 	if err = os.Link(tmp, path); err == nil {
-		return syncDir(dir)
+		return atomicfile.SyncDir(dir)
 	}
 	if errors.Is(err, fs.ErrExist) {
 		return err
@@ -106,5 +72,5 @@ func createNew(path string, data []byte, perm fs.FileMode) (err error) {
 		os.Remove(path)
 		return err
 	}
-	return syncDir(dir)
+	return atomicfile.SyncDir(dir)
 }

@@ -6,8 +6,7 @@ import (
 	"compress/flate"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
+	"kidcoder/atomicfile"
 	"time"
 )
 
@@ -84,43 +83,5 @@ func (p *Pack) zipBytes() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// writeFileAtomic replaces path with data so that a crash leaves the old or
-// the new content, never a mix: temporary file in the same folder, fsync,
-// rename, then fsync of the folder so the rename itself is durable.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync() // not every file system syncs folders; the rename already happened
-		d.Close()
-	}
-	return nil
-}
+// writeFileAtomic is the one atomic write of the project (package atomicfile).
+var writeFileAtomic = atomicfile.WriteFile

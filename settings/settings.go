@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"kidcoder/atomicfile"
 	"os"
 	"path/filepath"
 )
@@ -86,45 +87,11 @@ func Save(path string, s Settings) (Settings, error) {
 	if err != nil {
 		return s, err
 	}
-	if err := WriteFileAtomic(path, append(data, '\n'), 0o644); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return s, fmt.Errorf("saving settings: %w", err)
+	}
+	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o644); err != nil {
 		return s, fmt.Errorf("saving settings: %w", err)
 	}
 	return s, nil
-}
-
-// WriteFileAtomic writes data to a temp file beside path, syncs it and renames it over path.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
 }

@@ -49,7 +49,7 @@ func TestSaveClampsAndRoundTrips(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(filepath.Dir(p))
 	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp-") {
+		if strings.HasSuffix(e.Name(), ".tmp") {
 			t.Errorf("temp file left behind: %s", e.Name())
 		}
 	}

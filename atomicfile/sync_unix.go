@@ -1,6 +1,6 @@
 //go:build !windows
 
-package lessons
+package atomicfile
 
 import (
 	"errors"
@@ -8,7 +8,8 @@ import (
 	"syscall"
 )
 
-func syncDir(dir string) error {
+// SyncDir makes a rename in dir durable.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
