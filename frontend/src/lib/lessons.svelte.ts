@@ -10,8 +10,8 @@ import type { MessageKey, Params } from './i18n';
 
 /** Autosave waits this long after the last keystroke. */
 export const AUTOSAVE_MS = 1000;
-/** The unsaved text reaches the Go side at most this often, so closing the window loses nothing. */
-export const DRAFT_MS = 300;
+/** The unsaved text reaches the Go side this long after typing pauses, so closing the window loses nothing. */
+export const DRAFT_MS = 700;
 /** Scrolling is remembered once it has settled. */
 export const REMEMBER_MS = 1000;
 
@@ -171,12 +171,10 @@ export class LessonsState {
     this.#timers.clear(this.#autosave);
     this.#autosave = this.#timers.set(() => void this.flush(), AUTOSAVE_MS);
     this.moved();
-    if (this.#draft === null) {
-      this.#draft = this.#timers.set(() => {
-        this.#draft = null;
-        this.#keepDraft();
-      }, DRAFT_MS);
-    }
+    // Sent when typing pauses, not while it goes on: each call is work for the
+    // window's main thread, and keystrokes must never wait behind it.
+    this.#timers.clear(this.#draft);
+    this.#draft = this.#timers.set(() => this.#keepDraft(), DRAFT_MS);
   }
 
   /** Saves now if there is anything to save; resolves when it is on disk (or has failed). */
