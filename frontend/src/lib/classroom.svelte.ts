@@ -62,6 +62,8 @@ export class Classroom {
   #demoDone = false;
   /** The demo (the star lesson, or the built-in star) is in the editor, waiting for the sandbox. */
   #demoPlanned = false;
+  /** The star program to run at start when the editor holds the child's own lesson. */
+  #demoCode: string | null = null;
   /** Settings and language are known: only then may the demo run, so its messages come in the right language. */
   #started = false;
   #saveChain: Promise<unknown> = Promise.resolve();
@@ -136,19 +138,27 @@ export class Classroom {
     if (status && !(this.status?.ready && !status.ready)) this.status = status;
     const paths = this.lessons.paths;
     const remembered = last?.open && paths.includes(last.open) ? last.open : null;
-    if (!(remembered && remembered !== STAR_LESSON && (await this.lessons.open(remembered)))) {
+    if (remembered && remembered !== STAR_LESSON && (await this.lessons.open(remembered))) {
+      // The child's lesson comes back untouched and is not run; the picture
+      // at start comes from the built-in star program, which is ours.
+      this.#demoCode = await this.backend.starDemo().catch(() => null);
+    } else {
       await this.#putStarDemo();
-      this.#demoPlanned = true;
     }
+    this.#demoPlanned = true;
     this.#started = true;
     this.#maybeRunDemo();
   }
 
-  async run(): Promise<void> {
+  /**
+   * Runs the editor's program, or `demoCode` (the built-in star demo) without
+   * touching the editor or the open lesson.
+   */
+  async run(demoCode: string | null = null): Promise<void> {
     if (!this.ready) return;
     await this.lessons.flush();
-    const lesson = this.lessons.current;
-    const code = this.editor.code;
+    const lesson = demoCode === null ? this.lessons.current : null;
+    const code = demoCode ?? this.editor.code;
     this.editor.clearError();
     this.console.clear();
     this.result = null;
@@ -163,7 +173,7 @@ export class Classroom {
     let id: string;
     try {
       id = await this.backend.run(
-        lesson ? { code, name: `${baseName(lesson.path)}.py`, lang: this.lang, lesson: lesson.path } : { code, name: PROGRAM_NAME, lang: this.lang },
+        lesson ? { code, name: `${baseName(lesson.path)}.py`, lang: this.lang, lesson: lesson.path } : { code, name: demoCode === null ? PROGRAM_NAME : 'star.py', lang: this.lang },
       );
     } catch (e) {
       this.#starting = false;
@@ -266,7 +276,7 @@ export class Classroom {
   #maybeRunDemo(): void {
     if (this.#started && this.ready && this.#demoPlanned && !this.#demoDone) {
       this.#demoDone = true;
-      void this.run().catch((e) => (this.runFailure = String(e)));
+      void this.run(this.#demoCode).catch((e) => (this.runFailure = String(e)));
     }
   }
 

@@ -56,10 +56,19 @@ describe('LessonsState', () => {
     expect(runs).toEqual([STAR_LESSON]);
   });
 
-  it('restores the lesson open last time without running it', async () => {
-    const { room } = await started({ remembered: '2 flower.py' });
+  it('restores the lesson open last time without running it, and still shows the star at start', async () => {
+    const { backend, room } = await started({ remembered: '2 flower.py' });
     expect(room.lessons.current?.path).toBe('2 flower.py');
     expect(room.editor.code).toContain('range(36)');
+    const runs: { code: string; name: string; lesson?: string }[] = [];
+    const run = backend.run;
+    backend.run = async (req) => (runs.push(req), run(req));
+    backend.emit(EventStatus, { ready: true, reason: '', fix: '', python: 'p' });
+    await settle();
+    // The built-in star program ran; the child's lesson was neither run nor changed.
+    expect(runs.map((r) => [r.code, r.name, r.lesson])).toEqual([[STAR_DEMO, 'star.py', undefined]]);
+    expect(room.editor.code).toContain('range(36)');
+    expect(room.lessons.current?.path).toBe('2 flower.py');
   });
 
   it('autosaves after typing stops, from the version it read', async () => {
