@@ -274,6 +274,12 @@ func renderTree(n *Node) string {
 
 // checkOpen compares the open lesson with the disk and decides what the
 // editor should do; the caller emits the result outside the lock.
+// How long and how often checkOpen waits for a file being written to settle.
+const (
+	settleDelay = 30 * time.Millisecond
+	settleTries = 5
+)
+
 func (l *Library) checkOpen() *LessonChangedEvent {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -301,6 +307,19 @@ func (l *Library) checkOpen() *LessonChangedEvent {
 		return l.unreadable(o, err)
 	}
 	v := makeVersion(fi, b)
+	// Another program may be between truncating the file and writing it
+	// (os.WriteFile, many editors): act only on content that has stayed put
+	// for a moment, or an empty half-write would be reloaded or set aside.
+	for tries := 0; tries < settleTries; tries++ {
+		time.Sleep(settleDelay)
+		if now, err := os.Stat(p); err != nil || unchangedStat(v, now) {
+			break
+		}
+		if b, fi, err = readLimited(p, o.rel); err != nil {
+			return l.unreadable(o, err)
+		}
+		v = makeVersion(fi, b)
+	}
 	wasReported := o.reported
 	o.reported = false
 	if sameContent(v, o.version) {
