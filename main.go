@@ -46,6 +46,7 @@ func run() int {
 			}
 			app.Startup(a, ctx, shell)
 		},
+		OnDomReady: fitToScreen,
 		OnShutdown: func(context.Context) { app.Shutdown(a) },
 		Bind:       []interface{}{a},
 		// Dropped .kidpack files reach the frontend as paths (runtime.OnFileDrop).
@@ -80,4 +81,26 @@ func (s wailsShell) OpenFileDialog(pattern string) (string, error) {
 	return runtime.OpenFileDialog(s.ctx, runtime.OpenDialogOptions{
 		Filters: []runtime.FileFilter{{DisplayName: "Kid Coder pack (" + pattern + ")", Pattern: pattern}},
 	})
+}
+
+// fitToScreen shrinks the window to the screen it opened on when the screen
+// is smaller than the default size (a netbook, a projector at 800x600), so
+// no part of the classroom starts outside the screen.
+func fitToScreen(ctx context.Context) {
+	screens, err := runtime.ScreenGetAll(ctx)
+	if err != nil {
+		return
+	}
+	for _, sc := range screens {
+		if !sc.IsCurrent && len(screens) > 1 {
+			continue
+		}
+		w, h := runtime.WindowGetSize(ctx)
+		fw, fh := min(w, sc.Size.Width), min(h, sc.Size.Height)
+		if fw != w || fh != h {
+			runtime.WindowSetSize(ctx, fw, fh)
+			runtime.WindowCenter(ctx)
+		}
+		return
+	}
 }

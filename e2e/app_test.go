@@ -272,3 +272,25 @@ func TestDriveTheRealApp(t *testing.T) {
 	}
 	savePNG(t, a.x.screenshot(t), "e2e-input.png")
 }
+
+// TestScreenshotsAtSizes keeps a screenshot of the real app at the smallest
+// supported window and a large one, in both languages, for people to look at;
+// each must show the star.
+func TestScreenshotsAtSizes(t *testing.T) {
+	for _, size := range [][2]int{{800, 600}, {1440, 900}} {
+		for _, lang := range []string{"zh", "en"} {
+			w, h := size[0], size[1]
+			name := fmt.Sprintf("app-%dx%d-%s.png", w, h, lang)
+			t.Run(name, func(t *testing.T) {
+				x := startX(t, w, h)
+				a := launchOn(t, x, w, h, "C.UTF-8", `{"lang":"`+lang+`","fontSize":18,"timeoutSeconds":10}`)
+				// Smaller windows draw a smaller star.
+				img, ok := a.waitGold(t, w*h/400, 20*time.Second)
+				path := savePNG(t, img, name)
+				if !ok {
+					t.Fatalf("no star at %dx%d (%s)", w, h, path)
+				}
+			})
+		}
+	}
+}
