@@ -58,7 +58,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `Kid Coder (小教室): learn Python by running real code safely.
 
 Usage:
-  kidcoder                      open the classroom (desktop app)
+  kidcoder [--lessons DIR]      open the classroom (desktop app), optionally on a lessons folder
   kidcoder run [--json] [--timeout SECONDS] [--stdin FILE] [--out DIR] [--lang zh|en] [--data FILE]... FILE.py
                                 run FILE.py in the sandbox; exit code is the program's (124 on timeout);
                                 each --data FILE is readable by the program under its own name

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"kidcoder/cli"
@@ -13,7 +14,9 @@ import (
 func main() { os.Exit(run()) }
 
 func run() int {
-	if len(os.Args) > 1 {
+	// Options for the window (--lessons DIR) go to the desktop app; anything
+	// else is a headless command.
+	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "--lessons") {
 		return cli.Main(os.Args[1:], os.Stdout, os.Stderr)
 	}
 	// The desktop app lives in its own binary: linking the GUI libraries here
@@ -24,7 +27,7 @@ func run() int {
 		return 1
 	}
 	gui := filepath.Join(filepath.Dir(exe), "kidcoder-gui")
-	if err := syscall.Exec(gui, []string{gui}, os.Environ()); err != nil {
+	if err := syscall.Exec(gui, append([]string{gui}, os.Args[1:]...), os.Environ()); err != nil {
 		fmt.Fprintf(os.Stderr, "kidcoder: cannot open the desktop app (%s): %v\n", gui, err)
 		return 1
 	}
