@@ -1,9 +1,15 @@
 """Run one child's program and report the result to the host (docs/runner-protocol.md).
 
-The program runs as __main__ in this process. Everything the runner needs
-after the program starts (os.write, json, the frame pipe, the real stdin) is
-captured before the child's code runs, so whatever the program replaces,
-closes or deletes, exactly one result frame still goes out at the end.
+The program runs as __main__ in this process. Start-up loads only what every
+run needs: the turtle recorder, matplotlib support, the SVG renderer, the
+error explainer and the checks are imported the first time a run needs them,
+so a program that prints and ends starts almost as fast as bare Python.
+
+Whatever the program replaces, closes or deletes, exactly one result frame
+still goes out: what the runner needs while the program runs (os.write, the
+frame pipe, the JSON string encoder) is captured before the child's code
+starts, and when the program ends the runner puts back the builtins, module
+table and import machinery it found before importing anything more.
 """
 
 import sys
@@ -12,42 +18,125 @@ if sys.version_info < (3, 8):
     sys.stderr.write("kidrunner needs Python 3.8 or newer\n")
     sys.exit(2)
 
+# Only modules the interpreter has already loaded, or builtin ones: a plain
+# run must not pay for json, re, threading or signal's enums.
+import _signal
+import _thread
+import binascii
 import builtins
 import io
-import json
 import os
-import signal
-import struct
-import threading
-import traceback
-import types
+from importlib.machinery import ModuleSpec
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # Python runs us with -I, so our own folder is not on sys.path.
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
-
-import kidcheck  # noqa: E402
-import kiderrors  # noqa: E402
-import kidplot  # noqa: E402
-import kidsvg  # noqa: E402
-import kidturtle  # noqa: E402
+# The path the runner's own late imports use: never the program's folder,
+# where a child's json.py or re.py would be found first.
+_PATH = list(sys.path)
+_TURTLE_FILE = os.path.join(_HERE, "kidturtle.py")
 
 # Captured now: the child may replace or delete any of these later.
-_run_checks = kidcheck.run_checks
 _write = os.write
+_read = os.read
 _close = os.close
-_dumps = json.dumps
-_pack = struct.pack
-_b64 = kidsvg.to_base64
+_kill = os.kill
+_getpid = os.getpid
+_open = io.open
 _exit = os._exit
+_b2a = binascii.b2a_base64
+_modules = sys.modules
 _SystemExit = SystemExit
 _KeyboardInterrupt = KeyboardInterrupt
 _BaseException = BaseException
 _excepthook = sys.__excepthook__
+_settrace = sys.settrace
+_setprofile = sys.setprofile
+_setrecursionlimit = sys.setrecursionlimit
+_MISSING = object()
 
 RESULT_BUDGET = 15 * 1024 * 1024   # the host drops frames over 16 MiB
 DRAWING_BUDGET = 4 * 1024 * 1024
+
+
+# -- JSON out: small and exact, so the json package stays unloaded
+
+class RawJSON(str):
+    """Text that is already JSON, written into a frame as it is."""
+
+
+_ESCAPES = {i: "\\u%04x" % i for i in range(32)}
+_ESCAPES.update({0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t",
+                 0x08: "\\b", 0x0c: "\\f"})
+
+
+def _jstr(s):
+    return '"' + str.translate(s, _ESCAPES) + '"'
+
+
+def _jfloat(v):
+    # NaN and infinities are not JSON: a frame holding them would be dropped whole.
+    if v - v == 0:
+        return float.__repr__(v)
+    return "null"
+
+
+def _enc(o, out):
+    """Append the JSON for o to out, as json.dumps(ensure_ascii=False) writes it."""
+    t = type(o)
+    if t is str:
+        out.append(_jstr(o))
+    elif o is None:
+        out.append("null")
+    elif o is True:
+        out.append("true")
+    elif o is False:
+        out.append("false")
+    elif t is int:
+        out.append(int.__repr__(o))
+    elif t is float:
+        out.append(_jfloat(o))
+    elif t is dict:
+        out.append("{")
+        first = True
+        for k, v in o.items():
+            if not isinstance(k, str):
+                raise TypeError("keys must be str")
+            if not first:
+                out.append(",")
+            first = False
+            out.append(_jstr(k))
+            out.append(":")
+            _enc(v, out)
+        out.append("}")
+    elif t is list or t is tuple:
+        out.append("[")
+        first = True
+        for v in o:
+            if not first:
+                out.append(",")
+            first = False
+            _enc(v, out)
+        out.append("]")
+    elif t is RawJSON:
+        out.append(str.__str__(o))
+    elif isinstance(o, str):
+        out.append(_jstr(o))
+    elif isinstance(o, int):
+        out.append(int.__repr__(o))
+    elif isinstance(o, float):
+        out.append(_jfloat(o))
+    elif isinstance(o, (list, tuple, dict)):
+        _enc(dict(o) if isinstance(o, dict) else list(o), out)
+    else:
+        raise TypeError("not JSON: %s" % t.__name__)
+
+
+def to_json(o):
+    out = []
+    _enc(o, out)
+    return "".join(out)
 
 
 class Frames(object):
@@ -69,18 +158,36 @@ class Frames(object):
         if self.fd is None:
             return False
         try:
-            data = _dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
-        except (TypeError, ValueError):
+            data = to_json(obj).encode("utf-8", "replace")
+        except Exception:
             return False
-        data = _pack(">I", len(data)) + data
-        view = memoryview(data)
         try:
-            while view:
-                n = _write(self.fd, view)
-                view = view[n:]
+            for part in (len(data).to_bytes(4, "big"), data):
+                view = memoryview(part)
+                while view:
+                    n = _write(self.fd, view)
+                    view = view[n:]
         except OSError:
             return False
         return True
+
+
+def _late_import(name):
+    """Import name for the runner while or after the program runs.
+
+    Found on the runner's own path, never in the program's folder; a module
+    already loaded is reused (after recover() that is the runner's own).
+    """
+    mod = _modules.get(name)
+    if mod is not None:
+        return mod
+    saved = sys.path
+    sys.path = list(_PATH)
+    try:
+        __import__(name)
+    finally:
+        sys.path = saved
+    return _modules[name]
 
 
 def parse_args(argv):
@@ -125,6 +232,30 @@ def make_stdio():
     return out, err
 
 
+class _Finder(object):
+    """First on sys.meta_path: `turtle` is always the recorder (a child's own
+    turtle.py cannot hide it), and matplotlib gets its scratch config folder
+    just before it loads."""
+
+    def __init__(self, runner):
+        self.runner = runner
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "turtle":
+            return ModuleSpec("turtle", self, origin=_TURTLE_FILE)
+        if name == "matplotlib" and not self.runner.finished:
+            self.runner.prepare_matplotlib()
+        return None
+
+    def create_module(self, spec):
+        # One recorder per run, even if the program drops it from sys.modules
+        # and imports it again: the result reads this one.
+        return self.runner.load_turtle()
+
+    def exec_module(self, module):
+        pass
+
+
 class Runner(object):
     def __init__(self, opts):
         self.opts = opts
@@ -132,40 +263,53 @@ class Runner(object):
         self.program = os.path.abspath(opts["program"])
         self.folder = os.path.dirname(self.program)
         self.frames = Frames(opts["frames"])
-        self.messages = kiderrors.load_messages()
+        self._messages = None
         self.notices = []
         self.stopped = False
         self.finished = False
         self.stdout, self.stderr = make_stdio()
+        self.kidcheck = None
         if opts.get("checks"):
+            import kidcheck
+            self.kidcheck = kidcheck
             self.stdout = kidcheck.Tee(self.stdout)
         self.main = None
         self.stdin = sys.stdin
         self.source = None
-        self.mpl_available = _find("matplotlib")
-        self.main_ident = threading.get_ident()
-        self.explainer = kiderrors.Explainer(self.lang, self.program, self.messages,
-                                             matplotlib_available=self.mpl_available)
+        self.main_ident = _thread.get_ident()
+        self.turtle = None        # the recorder, once the program imports turtle
+        self.kidplot = None       # matplotlib support, once the program imports matplotlib
+        self.scratch_dir = None
+        self.saved = None
+
+    # -- messages (messages.json), loaded on first use
+    def messages(self):
+        if self._messages is None:
+            self._messages = {}
+            try:
+                json = _late_import("json")
+                with _open(os.path.join(_HERE, "messages.json"), encoding="utf-8") as f:
+                    self._messages = json.load(f)
+            except Exception:
+                pass
+        return self._messages
 
     def msg(self, msg_key, **kw):
-        return self.explainer.msg(msg_key, **kw)
+        messages = self.messages()
+        entry = messages.get(msg_key) or messages.get("generic.noline") or {}
+        text = entry.get(self.lang) or entry.get("en") or ""
+        try:
+            return text.format(**kw)
+        except (KeyError, IndexError, ValueError):
+            return text
 
     # -- setup
     def prepare(self):
         sys.stdout = sys.__stdout__ = self.stdout
         sys.stderr = sys.__stderr__ = self.stderr
         builtins.input = self.input
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        kidturtle.configure(lang=self.lang, max_steps=self.opts["max_steps"],
-                            notices=self.notices, messages=self.messages)
-        sys.modules["turtle"] = kidturtle
-        self.scratch_dir = None
-        if self.mpl_available:
-            try:
-                self.scratch_dir = self.scratch()
-                kidplot.prepare(self.scratch_dir, self.opts["mpl_cache"])
-            except OSError:
-                pass
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+        sys.meta_path.insert(0, _Finder(self))
         if self.opts["control"] is not None:
             fd = self.opts["control"]
             try:
@@ -176,9 +320,26 @@ class Runner(object):
                 fd = private
             except (OSError, ImportError):
                 pass
-            t = threading.Thread(target=self.control_loop, args=(fd,), daemon=True)
-            t.start()
+            _thread.start_new_thread(self.control_loop, (fd,))
         self.warn_shadows()
+
+    def load_turtle(self):
+        if self.turtle is None:
+            mod = _late_import("kidturtle")
+            mod.configure(lang=self.lang, max_steps=self.opts["max_steps"],
+                          notices=self.notices, messages=self.messages)
+            self.turtle = mod
+        return self.turtle
+
+    def prepare_matplotlib(self):
+        if self.kidplot is not None:
+            return
+        try:
+            self.kidplot = _late_import("kidplot")
+            self.scratch_dir = self.scratch()
+            self.kidplot.prepare(self.scratch_dir, self.opts["mpl_cache"])
+        except (OSError, ImportError):
+            pass
 
     def scratch(self):
         base = self.opts["scratch"]
@@ -194,12 +355,17 @@ class Runner(object):
             names = os.listdir(self.folder)
         except OSError:
             return
+        stdlib = getattr(sys, "stdlib_module_names", None)
+        if stdlib is None:
+            stdlib = _late_import("kiderrors").KID_MODULES
         own = os.path.basename(self.program)
         for name in sorted(names):
             if not name.endswith(".py") or name == own:
                 continue
             base = name[:-3]
-            if base in self.explainer.stdlib or base in ("turtle", "matplotlib"):
+            if base.startswith("_"):
+                continue
+            if base in stdlib or base in ("turtle", "matplotlib"):
                 self.notices.append(self.msg("notice.shadow", file=name))
 
     # -- stop
@@ -207,7 +373,7 @@ class Runner(object):
         buf = b""
         while True:
             try:
-                data = os.read(fd, 256)
+                data = _read(fd, 256)
             except OSError:
                 return
             if not data:
@@ -220,9 +386,9 @@ class Runner(object):
                     # Aimed at the main thread so its blocking call (sleep,
                     # read) returns EINTR and the handler raises there.
                     try:
-                        signal.pthread_kill(self.main_ident, signal.SIGINT)
+                        _signal.pthread_kill(self.main_ident, _signal.SIGINT)
                     except (AttributeError, OSError):
-                        os.kill(os.getpid(), signal.SIGINT)
+                        _kill(_getpid(), _signal.SIGINT)
 
     # -- input()
     def input(self, prompt=""):
@@ -253,18 +419,19 @@ class Runner(object):
         with open(self.program, "rb") as f:
             data = f.read()
         try:
-            self.source = data.decode("utf-8-sig")
+            # By hand: the utf-8-sig codec is one more module to load.
+            self.source = (data[3:] if data.startswith(b"\xef\xbb\xbf") else data).decode("utf-8")
         except UnicodeDecodeError:
             self.source = None
         return data
 
     def run(self):
         code = 0
-        error = None
-        exc_to_print = None
+        exc = None
+        exit_exc = None
         try:
             data = self.load()
-            main = types.ModuleType("__main__")
+            main = type(sys)("__main__")
             main.__file__ = self.program
             main.__builtins__ = builtins
             main.__loader__ = None
@@ -280,33 +447,104 @@ class Runner(object):
             # like the child's folder ("File "star.py", line 3"). The working
             # directory is the program's folder, so it still resolves.
             compiled = compile(data, os.path.basename(self.program), "exec", dont_inherit=True)
+            self.snapshot()
             exec(compiled, main.__dict__)
         except _SystemExit as e:
-            code = self.exit_code(e)
+            exit_exc = e
         except _KeyboardInterrupt as e:
             code = 130
-            error, exc_to_print = self.describe(e), e
-            if self.stopped:
-                error["hint"] = self.msg("limit.stopped")
+            exc = e
         except _BaseException as e:
             code = 1
-            error, exc_to_print = self.describe(e), e
+            exc = e
         self.after_program()
-        if exc_to_print is not None:
-            self.print_exception(exc_to_print)
+        self.recover()
+        error = None
+        if exit_exc is not None:
+            code = self.exit_code(exit_exc)
+        if exc is not None:
+            error = self.describe(exc)
+            if self.stopped and isinstance(exc, _KeyboardInterrupt):
+                error["hint"] = self.msg("limit.stopped")
+            self.print_exception(exc)
         return code, error
+
+    def snapshot(self):
+        """What recover() puts back: taken just before the child's code runs."""
+        self.saved = [(d, dict(d)) for d in (builtins.__dict__, sys.__dict__, os.__dict__,
+                                             os.path.__dict__, io.__dict__)]
+        self.saved_modules = dict(_modules)
+        self.saved_meta = list(sys.meta_path)
+        self.saved_hooks = list(sys.path_hooks)
+        self.saved_importers = dict(sys.path_importer_cache)
+        self.saved_limit = sys.getrecursionlimit()
+
+    def recover(self):
+        """Undo what the program did to the interpreter the runner still uses.
+
+        After this the runner's late imports (the explainer, the SVG renderer)
+        work even if the program emptied sys.modules, replaced __import__ or
+        builtins, or cleared sys.meta_path. The program's own modules stay
+        alive through its globals; only the module table forgets them.
+        """
+        try:
+            _settrace(None)
+            _setprofile(None)
+        except _BaseException:
+            pass
+        if self.saved is None:
+            return
+        for live, saved in self.saved:
+            try:
+                for k, v in saved.items():
+                    if live.get(k, _MISSING) is not v:
+                        live[k] = v
+            except _BaseException:
+                pass
+        try:
+            _setrecursionlimit(self.saved_limit)
+        except _BaseException:
+            pass
+        try:
+            sys.path = list(_PATH)
+            sys.meta_path = list(self.saved_meta)
+            sys.path_hooks = list(self.saved_hooks)
+            sys.path_importer_cache = dict(self.saved_importers)
+        except _BaseException:
+            pass
+        for k, v in self.saved_modules.items():
+            try:
+                if _modules.get(k, _MISSING) is not v:
+                    _modules[k] = v
+            except _BaseException:
+                pass
+        own = self.folder + os.sep
+        for k, v in list(_modules.items()):
+            if k in self.saved_modules:
+                continue
+            try:
+                f = v.__dict__.get("__file__") if isinstance(v, type(sys)) else None
+                if not isinstance(v, type(sys)) or (isinstance(f, str) and f.startswith(own)):
+                    del _modules[k]
+            except _BaseException:
+                try:
+                    del _modules[k]
+                except _BaseException:
+                    pass
 
     def after_program(self):
         try:
-            for t in threading.enumerate():
-                if t is not threading.main_thread() and not t.daemon:
-                    t.join()
+            threading = _modules.get("threading")
+            if threading is not None:
+                for t in threading.enumerate():
+                    if t is not threading.main_thread() and not t.daemon:
+                        t.join()
         except _BaseException:
             pass
         # From here on a late stop must not interrupt the runner itself.
         self.finished = True
         try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
         except (OSError, ValueError):
             pass
 
@@ -333,11 +571,29 @@ class Runner(object):
         return frames
 
     def describe(self, exc):
+        name = type(exc).__name__
         try:
-            return self.explainer.explain(exc, self.child_frames(exc), self.source)
+            kiderrors = _late_import("kiderrors")
+            explainer = kiderrors.Explainer(self.lang, self.program, self.messages(),
+                                            matplotlib_available=_find("matplotlib"))
+            return explainer.explain(exc, self.child_frames(exc), self.source)
         except _BaseException:
-            return {"type": type(exc).__name__, "message": "", "line": None,
-                    "hint": self.msg("generic.noline", type=type(exc).__name__)}
+            pass
+        line = None
+        try:
+            frames = self.child_frames(exc)
+            if isinstance(exc, SyntaxError):
+                line = exc.lineno
+            elif frames:
+                line = frames[-1][1]
+        except _BaseException:
+            pass
+        try:
+            message = str(exc)[:2000]
+        except _BaseException:
+            message = ""
+        return {"type": name, "message": message, "line": line,
+                "hint": self.msg("generic.noline", type=name)}
 
     def print_exception(self, exc):
         try:
@@ -354,34 +610,37 @@ class Runner(object):
     def result(self, error):
         images = []
         drawing = None
-        budget = RESULT_BUDGET - len(_dumps(error or {}, ensure_ascii=False)) - 4096
-        screen = kidturtle.current_screen()
+        budget = RESULT_BUDGET - len(to_json(error)) - 4096
+        screen = self.turtle.current_screen() if self.turtle is not None else None
         if screen is not None and screen._rec.used:
             try:
+                kidsvg = _late_import("kidsvg")
                 model = screen.drawing()
                 svg, box = kidsvg.render_with_box(model)
-                svg = _b64(svg)
+                svg = _b64_bytes(svg.encode("utf-8"))
                 if len(svg) < budget:
-                    images.append({"mime": "image/svg+xml", "data": svg})
+                    images.append({"mime": "image/svg+xml", "data": RawJSON('"%s"' % svg)})
                     budget -= len(svg)
-                drawing = drawing_json(model, min(budget // 2, DRAWING_BUDGET), box)
+                drawing = drawing_json(model, min(budget // 2, DRAWING_BUDGET), box,
+                                       self.turtle.STEP_FIELDS)
                 if drawing.get("steps_cut"):
                     self.notices.append(self.msg("notice.drawing_cut"))
             except _BaseException as e:
                 self.internal(e)
-        try:
-            pngs, dropped = kidplot.finish()
-            for png in pngs:
-                data = _b64_bytes(png)
-                if len(data) < budget:
-                    images.append({"mime": "image/png", "data": data})
-                    budget -= len(data)
-                else:
-                    dropped += 1
-            if dropped:
-                self.notices.append(self.msg("notice.figures", n=len(pngs) - dropped))
-        except _BaseException as e:
-            self.internal(e)
+        if self.kidplot is not None:
+            try:
+                pngs, dropped = self.kidplot.finish()
+                for png in pngs:
+                    data = _b64_bytes(png)
+                    if len(data) < budget:
+                        images.append({"mime": "image/png", "data": RawJSON('"%s"' % data)})
+                        budget -= len(data)
+                    else:
+                        dropped += 1
+                if dropped:
+                    self.notices.append(self.msg("notice.figures", n=len(pngs) - dropped))
+            except _BaseException as e:
+                self.internal(e)
         return {"type": "result", "error": error, "images": images,
                 "drawing": drawing, "notices": self.notices}
 
@@ -393,51 +652,76 @@ class Runner(object):
 
 
 def _b64_bytes(data):
-    import base64
-    return base64.b64encode(data).decode("ascii")
+    # Base64 is pure ASCII, so it goes into the frame without JSON escaping.
+    return _b2a(data, newline=False).decode("ascii")
 
 
-def _r2(v):
-    return round(v, 2) if isinstance(v, float) else v
+def _num2(v):
+    """A coordinate as JSON, rounded to 2 decimals as the drawing model says."""
+    if type(v) is float:
+        return _jfloat(round(v, 2))
+    if type(v) is int:
+        return int.__repr__(v)
+    return to_json(v)
 
 
-def drawing_json(model, budget, box=None):
+def steps_json(steps, budget, fields):
+    """The steps as one JSON array of at most budget bytes: (text, cut).
+
+    Built in one pass with the common kinds formatted directly; a step that
+    would cross the budget ends the array there.
+    """
+    out = []
+    size = 2
+    cut = False
+    names = {k: [_jstr(f) + ":" for f in fs] for k, fs in fields.items()}
+    scalar = {}          # colours and widths repeat: encode each once
+    for st in steps:
+        k = st[0]
+        if k == "move":
+            t, s, x1, y1, x2, y2, c, w = st[1:]
+            head = '{"k":"move",' if t is None else '{"k":"move","t":%s,' % to_json(t)
+            body = '"s":%s,"x1":%s,"y1":%s,"x2":%s,"y2":%s' % (
+                to_json(s) if type(s) is not int else int.__repr__(s),
+                _num2(x1), _num2(y1), _num2(x2), _num2(y2))
+            if c is None:
+                text = head + body + "}"
+            else:
+                key = (c, w, type(w))
+                tail = scalar.get(key)
+                if tail is None:
+                    tail = scalar[key] = ',"c":%s,"w":%s}' % (to_json(c), to_json(w))
+                text = head + body + tail
+        else:
+            vals = list(st[1:])
+            if k == "dot":
+                vals[2], vals[3] = RawJSON(_num2(vals[2])), RawJSON(_num2(vals[3]))
+            parts = ['{"k":', _jstr(k)]
+            for name, v in zip(names.get(k, ()), vals):
+                if name == '"t":' and v is None:
+                    continue
+                parts.append(",")
+                parts.append(name)
+                _enc(v, parts)
+            parts.append("}")
+            text = "".join(parts)
+        size += len(text) + 1
+        if size > budget:
+            cut = True
+            break
+        out.append(text)
+    return "[" + ",".join(out) + "]", cut
+
+
+def drawing_json(model, budget, box=None, fields=None):
     """The drawing model for the result frame, its steps cut to fit budget bytes.
 
     box: the SVG's [x0, y0, x1, y1] in pixels, which frames everything drawn.
+    fields: the recorder's STEP_FIELDS. The steps come back as RawJSON.
     """
-    fields = kidturtle.STEP_FIELDS
-    steps = []
-    size = 0
-    cut = False
-    chunk_start = 0
-    all_steps = model["steps"]
-    for st in all_steps:
-        k = st[0]
-        d = {"k": k}
-        d.update(zip(fields[k], st[1:]))
-        if k == "move":
-            d["x1"], d["y1"], d["x2"], d["y2"] = _r2(st[3]), _r2(st[4]), _r2(st[5]), _r2(st[6])
-            if st[7] is None:
-                del d["c"], d["w"]
-        elif k == "dot":
-            d["x"], d["y"] = _r2(st[3]), _r2(st[4])
-        if "t" in d and d["t"] is None:
-            del d["t"]
-        steps.append(d)
-        # Measured a chunk at a time: encoding each step alone costs more than the steps.
-        if len(steps) - chunk_start >= 512:
-            size += len(_dumps(steps[chunk_start:], ensure_ascii=False, separators=(",", ":")))
-            if size > budget:
-                del steps[chunk_start:]
-                cut = True
-                break
-            chunk_start = len(steps)
-    else:
-        size += len(_dumps(steps[chunk_start:], ensure_ascii=False, separators=(",", ":")))
-        if size > budget:
-            del steps[chunk_start:]
-            cut = True
+    if fields is None:
+        fields = _late_import("kidturtle").STEP_FIELDS
+    steps, cut = steps_json(model["steps"], budget, fields)
     xs, ys = model["scale"]
     w, h = model["width"], model["height"]
     if box is None:
@@ -446,7 +730,7 @@ def drawing_json(model, budget, box=None):
     y0, y1 = -box[3] / ys, -box[1] / ys
     view = [round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)]
     return {"width": w, "height": h, "view": view, "bg": model["bg"],
-            "scale": [xs, ys], "steps": steps, "turtles": model["turtles"],
+            "scale": [xs, ys], "steps": RawJSON(steps), "turtles": model["turtles"],
             "truncated": model["truncated"], "steps_cut": cut}
 
 
@@ -487,11 +771,21 @@ def strip_runner_frames(exc, seen=None):
 
 def build_mpl_cache(folder):
     try:
+        import kidplot
         kidplot.build_cache(folder)
     except Exception as e:
         sys.stderr.write("kidrunner: cannot build the matplotlib font cache: %s\n" % e)
         return 1
     return 0
+
+
+def _for_checks(drawing):
+    """The drawing as the checks read it: steps as objects, not JSON text."""
+    if drawing is None:
+        return None
+    drawing = dict(drawing)
+    drawing["steps"] = _late_import("json").loads(drawing["steps"])
+    return drawing
 
 
 def main(argv):
@@ -518,13 +812,17 @@ def main(argv):
     # the program's own drawing; only a program that ended normally is checked.
     if opts["checks"] and code == 0 and error is None and runner.main is not None:
         try:
-            result["checks"] = _run_checks(opts["checks"], vars(runner.main), runner.stdout.text(),
-                                           result.get("drawing"))
+            sys.path.insert(0, runner.folder)
+            result["checks"] = runner.kidcheck.run_checks(
+                opts["checks"], vars(runner.main), runner.stdout.text(),
+                _for_checks(result.get("drawing")))
         except _BaseException as e:
             runner.internal(e)
     if runner.scratch_dir:
-        import shutil
-        shutil.rmtree(runner.scratch_dir, ignore_errors=True)
+        try:
+            _late_import("shutil").rmtree(runner.scratch_dir, ignore_errors=True)
+        except _BaseException as e:
+            runner.internal(e)
     if not runner.frames.send(result):
         result["drawing"] = None
         result["images"] = []

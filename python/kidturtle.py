@@ -97,6 +97,7 @@ class _Config:
     max_steps = 1000000
     notices = []
     warned_events = False
+    messages = None
 
 
 _KEYS = {"steps": "notice.steps", "events": "notice.events", "number": "turtle.number",
@@ -106,12 +107,15 @@ _KEYS = {"steps": "notice.steps", "events": "notice.events", "number": "turtle.n
 def configure(lang=None, max_steps=None, notices=None, messages=None):
     """Set the language of messages, the step bound and where notices go.
 
-    messages: the shared messages.json table, which wins over the built-in texts.
+    messages: the shared messages.json table, which wins over the built-in
+    texts, or a function returning it: called only when a text is first
+    needed, so a program that never hits a notice never loads the table.
     """
     if messages is not None:
-        for short, key in _KEYS.items():
-            if key in messages:
-                _TEXTS[short] = messages[key]
+        if callable(messages):
+            _Config.messages = messages
+        else:
+            _use_messages(messages)
     if lang is not None:
         _Config.lang = lang
     if max_steps is not None:
@@ -120,7 +124,20 @@ def configure(lang=None, max_steps=None, notices=None, messages=None):
         _Config.notices = notices
 
 
+def _use_messages(messages):
+    for short, key in _KEYS.items():
+        if key in messages:
+            _TEXTS[short] = messages[key]
+
+
 def _text(key, **kw):
+    load = _Config.messages
+    if load is not None:
+        _Config.messages = None
+        try:
+            _use_messages(load())
+        except Exception:
+            pass    # the built-in texts say the same
     return _TEXTS[key][_Config.lang if _Config.lang in ("zh", "en") else "en"].format(**kw)
 
 
