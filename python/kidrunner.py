@@ -172,6 +172,27 @@ class Frames(object):
         return True
 
 
+def _wait_read(fd, limit=0.2):
+    """Wait (briefly, bounded) until the host has read what is in the pipe fd.
+
+    The host reads stdout and the frame pipe separately, so an input frame
+    sent right after the prompt could otherwise be seen before the prompt.
+    """
+    try:
+        fcntl, stat, termios, time = [_late_import(m) for m in ("fcntl", "stat", "termios", "time")]
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return
+        buf = bytearray(4)
+        deadline = time.monotonic() + limit
+        while True:
+            fcntl.ioctl(fd, termios.FIONREAD, buf, True)
+            if int.from_bytes(buf, sys.byteorder) == 0 or time.monotonic() > deadline:
+                return
+            time.sleep(0.001)
+    except Exception:
+        pass
+
+
 def _late_import(name):
     """Import name for the runner while or after the program runs.
 
@@ -399,6 +420,7 @@ class Runner(object):
             out.flush()
         except Exception:
             pass
+        _wait_read(1)
         self.frames.send({"type": "input", "prompt": text})
         try:
             stream = sys.stdin if sys.stdin is not None else self.stdin
@@ -457,6 +479,16 @@ class Runner(object):
         except _BaseException as e:
             code = 1
             exc = e
+        # Inline, not in a helper: a trace function the program set would
+        # run on the helper's call. One that raises is unset by the interpreter.
+        try:
+            _settrace(None)
+        except _BaseException:
+            _settrace(None)
+        try:
+            _setprofile(None)
+        except _BaseException:
+            _setprofile(None)
         self.after_program()
         self.recover()
         error = None
@@ -487,11 +519,6 @@ class Runner(object):
         builtins, or cleared sys.meta_path. The program's own modules stay
         alive through its globals; only the module table forgets them.
         """
-        try:
-            _settrace(None)
-            _setprofile(None)
-        except _BaseException:
-            pass
         if self.saved is None:
             return
         for live, saved in self.saved:
@@ -801,7 +828,12 @@ def main(argv):
         return 2
     runner = Runner(opts)
     runner.prepare()
-    code, error = runner.run()
+    try:
+        code, error = runner.run()
+    except _BaseException as e:
+        # A runner bug or a program that reached into the runner: still one result.
+        runner.internal(e)
+        code, error = 1, None
     try:
         result = runner.result(error)
     except _BaseException as e:

@@ -107,14 +107,15 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("input()", err["hint"])
 
     def test_stop_interrupts_sleep(self):
-        run = harness.Run(self.prog("import time\nprint('start', flush=True)\ntime.sleep(60)\nprint('never')\n"))
+        # One line, so the stop lands on it whether print() has returned yet or not.
+        run = harness.Run(self.prog("import time\nprint('start', flush=True); time.sleep(60)\nprint('never')\n"))
         self.assertTrue(run.wait_stdout(b"start"))
         run.send_control(b"stop\n")
         r = run.finish(timeout=20)
         self.assertEqual(r.code, 130)
         self.assertEqual(r.result_count, 1)
         self.assertEqual(r.result["error"]["type"], "KeyboardInterrupt")
-        self.assertEqual(r.result["error"]["line"], 3)
+        self.assertEqual(r.result["error"]["line"], 2)
         self.assertNotIn("never", r.stdout)
 
     def test_stop_interrupts_input(self):
@@ -146,6 +147,65 @@ class RunnerTest(unittest.TestCase):
         r = harness.run(self.prog(src))
         self.assertEqual(r.code, 1)
         self.assertEqual(r.result["error"]["type"], "ValueError")
+
+    def test_poisoned_imports_still_explained(self):
+        # The explainer loads only after the program: the runner must undo
+        # what the program did to the import system first.
+        src = (
+            "import sys, builtins\n"
+            "def no_import(*a, **k):\n"
+            "    raise ImportError('no imports for you')\n"
+            "for name in list(sys.modules):\n"
+            "    if name not in ('sys', 'builtins'):\n"
+            "        del sys.modules[name]\n"
+            "builtins.__import__ = no_import\n"
+            "sys.meta_path.clear()\n"
+            "sys.path_hooks.clear()\n"
+            "sys.path_importer_cache.clear()\n"
+            "builtins.len = builtins.str = builtins.isinstance = None\n"
+            "prnt('x')\n"
+        )
+        r = harness.run(self.prog(src))
+        self.assertEqual(r.code, 1)
+        self.assertEqual(r.result_count, 1)
+        err = r.result["error"]
+        self.assertEqual(err["type"], "NameError")
+        self.assertEqual(err["line"], 12)
+        self.assertIn("print", err["hint"])
+        self.assertIn("NameError", r.stderr)
+
+    def test_rebound_module_table_keeps_the_drawing(self):
+        src = (
+            "import turtle, sys\n"
+            "turtle.forward(50)\n"
+            "sys.modules = {}\n"
+            "sys.meta_path = None\n"
+            "sys.setrecursionlimit(60)\n"
+            "sys.settrace(lambda *a: 1 / 0)\n"
+            "raise ValueError('boom')\n"
+        )
+        r = harness.run(self.prog(src))
+        self.assertEqual(r.code, 1)
+        self.assertEqual(r.result["error"]["type"], "ValueError")
+        self.assertEqual(r.result["error"]["line"], 7)
+        self.assertEqual(r.result["images"][0]["mime"], "image/svg+xml")
+        moves = [s for s in r.result["drawing"]["steps"] if s["k"] == "move"]
+        self.assertEqual((moves[0]["x2"], moves[0]["y2"]), (50.0, 0.0))
+
+    def test_own_difflib_does_not_break_the_explainer(self):
+        # The explainer needs the real difflib, loaded after the child's own.
+        harness.write_program(self.tmp, "difflib.py", "X = 1\n")
+        harness.write_program(self.tmp, "helper.py", "X = 2\n")
+        r = harness.run(self.prog("import difflib, helper\nprint(difflib.X + helper.X)\nprnt(1)\n"))
+        self.assertEqual(r.stdout, "3\n")
+        self.assertEqual(r.result["error"]["type"], "NameError")
+        self.assertIn("print", r.result["error"]["hint"])
+
+    def test_messages_and_modules_load_late(self):
+        # A plain run imports none of the runner's optional modules.
+        src = "import sys\nprint(sorted(m for m in sys.modules if m.startswith('kid') or m in ('json', 're', 'turtle')))\n"
+        r = harness.run(self.prog(src))
+        self.assertEqual(r.stdout, "[]\n")
 
     def test_own_random_py_is_explained(self):
         harness.write_program(self.tmp, "random.py", "x = 1\n")
