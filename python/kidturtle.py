@@ -11,6 +11,8 @@ import math
 import sys
 from copy import deepcopy
 
+_radians, _cos, _sin = math.radians, math.cos, math.sin
+
 # Programs see this module as "turtle" (class names in tracebacks and reprs).
 __name__ = "turtle"
 
@@ -202,6 +204,14 @@ class Vec2D(tuple):
 
     def __repr__(self):
         return "(%.2f,%.2f)" % self
+
+
+# Vec2D(x, y) without the Python-level __new__: the same object, built faster.
+_tuple_new = tuple.__new__
+
+
+def _vec(x, y):
+    return _tuple_new(Vec2D, (x, y))
 
 
 class Shape(object):
@@ -676,8 +686,28 @@ class TNavigator(object):
         self._setmode(mode)
         TNavigator.reset(self)
 
+    # Position and orientation are kept as plain numbers (_x, _y, _ox, _oy):
+    # a step then costs no Vec2D objects. The arithmetic is CPython's, term by
+    # term, so positions come out bit for bit the same; the Vec2D views below
+    # are built only when asked for.
+    @property
+    def _position(self):
+        return _vec(self._x, self._y)
+
+    @_position.setter
+    def _position(self, v):
+        self._x, self._y = v[0], v[1]
+
+    @property
+    def _orient(self):
+        return _vec(self._ox, self._oy)
+
+    @_orient.setter
+    def _orient(self, v):
+        self._ox, self._oy = v[0], v[1]
+
     def reset(self):
-        self._position = Vec2D(0.0, 0.0)
+        self._x = self._y = 0.0
         self._orient = TNavigator.START_ORIENTATION[self._mode]
 
     def _setmode(self, mode=None):
@@ -708,15 +738,25 @@ class TNavigator(object):
         self._setDegreesPerAU(math.tau)
 
     def _go(self, distance):
-        ende = self._position + self._orient * distance
-        self._goto(ende)
+        if type(distance) is float or type(distance) is int:
+            # position + orient * distance, as Vec2D computes it
+            self._goto_xy(self._x + self._ox * distance, self._y + self._oy * distance)
+        else:
+            self._goto(self._position + self._orient * distance)
 
     def _rotate(self, angle):
         angle *= self._degreesPerAU
-        self._orient = self._orient.rotate(angle)
+        # Vec2D.rotate: (x*c + (-y)*s, y*c + x*s)
+        a = _radians(angle)
+        c, s = _cos(a), _sin(a)
+        ox, oy = self._ox, self._oy
+        self._ox, self._oy = ox * c + -oy * s, oy * c + ox * s
 
     def _goto(self, end):
-        self._position = end
+        self._goto_xy(end[0], end[1])
+
+    def _goto_xy(self, x, y):
+        self._x, self._y = x, y
 
     def forward(self, distance):
         self._go(distance)
@@ -734,10 +774,10 @@ class TNavigator(object):
         return self._position
 
     def xcor(self):
-        return self._position[0]
+        return self._x
 
     def ycor(self):
-        return self._position[1]
+        return self._y
 
     def goto(self, x, y=None):
         if y is None:
@@ -750,10 +790,10 @@ class TNavigator(object):
         self.setheading(0)
 
     def setx(self, x):
-        self._goto(Vec2D(x, self._position[1]))
+        self._goto(Vec2D(x, self._y))
 
     def sety(self, y):
-        self._goto(Vec2D(self._position[0], y))
+        self._goto(Vec2D(self._x, y))
 
     def distance(self, x, y=None):
         if y is not None:
@@ -781,7 +821,7 @@ class TNavigator(object):
         return (self._angleOffset + self._angleOrient * result) % self._fullcircle
 
     def heading(self):
-        x, y = self._orient
+        x, y = self._ox, self._oy
         result = round(math.degrees(math.atan2(y, x)), 10) % 360.0
         result /= self._degreesPerAU
         return (self._angleOffset + self._angleOrient * result) % self._fullcircle
@@ -1294,7 +1334,7 @@ class RawTurtle(TPen, TNavigator):
         return [["image", self._shapeIndex]]
 
     def _heading_std(self):
-        return round(math.degrees(math.atan2(self._orient[1], self._orient[0])) % 360.0, 2)
+        return round(math.degrees(math.atan2(self._oy, self._ox)) % 360.0, 2)
 
     def _size(self):
         sw, sl = self._stretchfactor
@@ -1310,7 +1350,7 @@ class RawTurtle(TPen, TNavigator):
                          self._size(), self._parts(local=True)))
 
     def _final(self):
-        x, y = self._position
+        x, y = self._x, self._y
         return {"id": self._id, "x": round(x, 2), "y": round(y, 2),
                 "heading": self._heading_std(), "shape": self._shapeIndex,
                 "visible": bool(self._shown), "pen": normcolor(self._pencolor),
@@ -1331,7 +1371,7 @@ class RawTurtle(TPen, TNavigator):
             stitem = screen._newitem()
         s = screen._speed_of(self)
         self._flush_turn(s)
-        x, y = self._position
+        x, y = self._x, self._y
         i = screen._rec.add(("stamp", self._id, s, stitem, round(x, 2), round(y, 2),
                              self._heading_std(), self._shapeIndex,
                              normcolor(self._pencolor), normcolor(self._fillcolor),
@@ -1395,9 +1435,21 @@ class RawTurtle(TPen, TNavigator):
         return self._pcn
 
     def _goto(self, end):
-        # Hot path: kept to plain attribute access and one tuple per step.
+        self._goto_xy(end[0], end[1])
+
+    def forward(self, distance):
+        # The hot path of most programs: _go inlined.
+        if type(distance) is float or type(distance) is int:
+            self._goto_xy(self._x + self._ox * distance, self._y + self._oy * distance)
+        else:
+            self._go(distance)
+
+    fd = forward
+
+    def _goto_xy(self, x, y):
+        # Hot path: plain attribute access, one step tuple and one undo tuple.
         screen = self.screen
-        start = self._position
+        sx, sy = self._x, self._y
         s = self._speed if screen._tracing == 1 else 0
         if s and self._turn_pending:
             self._flush_turn(s)
@@ -1406,34 +1458,42 @@ class RawTurtle(TPen, TNavigator):
         i = -1
         if len(steps) < _Config.max_steps:
             if self._dotting:
-                steps.append(("dot", self._id, s, end[0], end[1], self._pensize, self._pen_norm()))
+                steps.append(("dot", self._id, s, x, y, self._pensize, self._pen_norm()))
                 i = len(steps) - 1
             elif drawing:
-                steps.append(("move", self._id, s, start[0], start[1], end[0], end[1],
+                steps.append(("move", self._id, s, sx, sy, x, y,
                               self._pcn if self._pcsrc is self._pencolor else self._pen_norm(),
                               self._pensize))
                 i = len(steps) - 1
             elif s:
                 # Pen-up moves at speed 0 are left out: nothing shows them.
-                steps.append(("move", self._id, s, start[0], start[1], end[0], end[1], None, None))
+                steps.append(("move", self._id, s, sx, sy, x, y, None, None))
         else:
             screen._rec.overflow()
-        filling = self._fillpath is not None
+        fillpath = self._fillpath
         ub = self.undobuffer
-        if ub:
-            ub.push(("go", start, end, drawing, filling, i, self._curlen))
+        if ub is not None and ub.bufsize > 0:
+            # Tbuffer.push, inlined
+            item = ("go", sx, sy, x, y, drawing, fillpath is not None, i, self._curlen)
+            if ub.cumulate:
+                ub.buffer[ub.ptr].append(item)
+            else:
+                ub.ptr = ptr = (ub.ptr + 1) % ub.bufsize
+                ub.buffer[ptr] = item
         if drawing:
             self._curlen += 1
-        if filling:
-            self._fillpath.append(end)
-        self._position = end
+        if fillpath is not None:
+            fillpath.append((x, y))
+        self._x = x
+        self._y = y
         if self._creatingPoly:
-            self._poly.append(end)
+            self._poly.append(_vec(x, y))
         if self._curlen > 42:
             self._newLine()
 
     def _undogoto(self, entry):
-        old, new, drawing, filling, i, curlen = entry
+        ox, oy, nx, ny, drawing, filling, i, curlen = entry
+        old, new = _vec(ox, oy), _vec(nx, ny)
         screen = self.screen
         if i >= 0:
             screen._rec.add(("del", self._id, screen._speed_of(self), i))
@@ -1456,10 +1516,20 @@ class RawTurtle(TPen, TNavigator):
 
     def _rotate(self, angle):
         ub = self.undobuffer
-        if ub:
-            ub.push(("rot", angle, self._degreesPerAU))
+        if ub is not None and ub.bufsize > 0:
+            # Tbuffer.push, inlined
+            item = ("rot", angle, self._degreesPerAU)
+            if ub.cumulate:
+                ub.buffer[ub.ptr].append(item)
+            else:
+                ub.ptr = ptr = (ub.ptr + 1) % ub.bufsize
+                ub.buffer[ptr] = item
         angle *= self._degreesPerAU
-        self._orient = self._orient.rotate(angle)
+        # Vec2D.rotate: (x*c + (-y)*s, y*c + x*s)
+        a = _radians(angle)
+        c, s = _cos(a), _sin(a)
+        ox, oy = self._ox, self._oy
+        self._ox, self._oy = ox * c + -oy * s, oy * c + ox * s
         if self._speed and self.screen._tracing == 1:
             self._record_turn()
         else:
@@ -1477,7 +1547,7 @@ class RawTurtle(TPen, TNavigator):
         if not self.filling():
             self._fillitem = self.screen._newitem()
             self._fillz = len(self.screen._rec.steps)
-        self._fillpath = [self._position]
+        self._fillpath = [(self._x, self._y)]
         self._newLine()
         if self.undobuffer:
             self.undobuffer.push(("beginfill", self._fillitem))
@@ -1531,7 +1601,7 @@ class RawTurtle(TPen, TNavigator):
 
     def _write(self, txt, align, font):
         screen = self.screen
-        x, y = self._position
+        x, y = self._x, self._y
         screen._newitem()
         s = screen._speed_of(self)
         self._flush_turn(s)
