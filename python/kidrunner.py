@@ -692,6 +692,12 @@ def _num2(v):
     return to_json(v)
 
 
+def _move_json(t, s, x1, y1, x2, y2):
+    head = '{"k":"move",' if t is None else '{"k":"move","t":%s,' % to_json(t)
+    return head + '"s":%s,"x1":%s,"y1":%s,"x2":%s,"y2":%s' % (
+        to_json(s), _num2(x1), _num2(y1), _num2(x2), _num2(y2))
+
+
 def steps_json(steps, budget, fields):
     """The steps as one JSON array of at most budget bytes: (text, cut).
 
@@ -703,22 +709,30 @@ def steps_json(steps, budget, fields):
     cut = False
     names = {k: [_jstr(f) + ":" for f in fs] for k, fs in fields.items()}
     scalar = {}          # colours and widths repeat: encode each once
+    # "%.2f" reads back as exactly round(v, 2), and costs one C call for the lot.
+    move_fmt = '{"k":"move","t":%d,"s":%d,"x1":%.2f,"y1":%.2f,"x2":%.2f,"y2":%.2f'
     for st in steps:
         k = st[0]
         if k == "move":
             t, s, x1, y1, x2, y2, c, w = st[1:]
-            head = '{"k":"move",' if t is None else '{"k":"move","t":%s,' % to_json(t)
-            body = '"s":%s,"x1":%s,"y1":%s,"x2":%s,"y2":%s' % (
-                to_json(s) if type(s) is not int else int.__repr__(s),
-                _num2(x1), _num2(y1), _num2(x2), _num2(y2))
-            if c is None:
-                text = head + body + "}"
-            else:
-                key = (c, w, type(w))
+            key = (c, w, type(w))
+            try:
                 tail = scalar.get(key)
-                if tail is None:
-                    tail = scalar[key] = ',"c":%s,"w":%s}' % (to_json(c), to_json(w))
-                text = head + body + tail
+            except TypeError:       # a width the program made unhashable
+                key = tail = None
+            if tail is None:
+                tail = "}" if c is None else ',"c":%s,"w":%s}' % (to_json(c), to_json(w))
+                if key is not None:
+                    scalar[key] = tail
+            if (type(x1) is float and type(y1) is float and type(x2) is float and type(y2) is float
+                    and type(t) is int and type(s) is int):
+                total = x1 + y1 + x2 + y2
+                if total - total == 0:      # all finite, so valid JSON numbers
+                    text = move_fmt % (t, s, x1, y1, x2, y2) + tail
+                else:
+                    text = _move_json(t, s, x1, y1, x2, y2) + tail
+            else:
+                text = _move_json(t, s, x1, y1, x2, y2) + tail
         else:
             vals = list(st[1:])
             if k == "dot":

@@ -6,7 +6,7 @@ families) is escaped here. Colours arrive already normalised to #rrggbb by
 the recorder; anything else is dropped rather than written out.
 """
 
-import base64
+import binascii
 import re
 
 CJK_FONTS = ("'Noto Sans CJK SC', 'Noto Sans SC', 'Source Han Sans SC', "
@@ -57,12 +57,19 @@ class _Box(object):
             self.y1 = y + pad
 
 
-def live_items(steps):
+_DRAWN = frozenset(("dot", "text", "stamp"))
+
+
+def live_items(steps, plain=False):
     """Replay deletions: return the drawn steps still visible, in paint order.
 
     A fill is painted where its begin_fill happened (its "z"), as Tk stacks
     the polygon item it created then beneath lines drawn afterwards.
+    plain: the recorder saw no fill, clear, undo or clearstamp, so every
+    drawn step is still visible in recording order.
     """
+    if plain:
+        return [st for st in steps if (st[7] if st[0] == "move" else st[0] in _DRAWN)]
     items = []          # [paint key, step index, step]
     dead = set()
     by_turtle = {}      # turtle id -> indices into items since its last clear
@@ -139,59 +146,58 @@ def render_with_box(drawing):
         return x * xs, -y * ys
 
     # Lines are written in tenths of a pixel (integers, relative moves) inside
-    # a scale(.1) transform: the most compact exact-enough form.
+    # a scale(.1) transform: the most compact exact-enough form. A path's
+    # commands and numbers are collected and formatted in one go at its end.
     xs10, ys10 = xs * 10.0, -ys * 10.0
     inf = float("inf")
     lx0 = ly0 = inf
     lx1 = ly1 = -inf
     maxw = 0.0
     cur_c = cur_w = None
-    parts = None
-    px = py = None            # last point written (tenths)
-    last_end = None           # last raw end point, to chain segments
-    for st in live_items(drawing["steps"]):
+    parts = None              # the current line path's commands ("M%d %d", "l%d %d")
+    vals = ax = ay = None     # its numbers; its absolute points, for the box
+    px = py = 0               # last point written (tenths)
+    lex = ley = None          # last raw end point, to chain segments
+    for st in live_items(drawing["steps"], drawing.get("plain", False)):
         k = st[0]
         if k == "move":
             c = st[7]
             w = st[8]
-            if c != cur_c or w != cur_w or parts is None:
+            if parts is None or c != cur_c or w != cur_w:
                 if parts is not None:
-                    out.append(_line_path(parts, cur_c, cur_w))
+                    out.append(_line_path(parts, vals, cur_c, cur_w))
+                    lx0, ly0 = min(lx0, min(ax)), min(ly0, min(ay))
+                    lx1, ly1 = max(lx1, max(ax)), max(ly1, max(ay))
                 cur_c, cur_w = c, w
-                parts = []
-                last_end = None
+                parts, vals, ax, ay = [], [], [], []
+                lex = ley = None
                 ww = _width(w)
                 if ww > maxw:
                     maxw = ww
-            x2 = int(round(st[5] * xs10))
-            y2 = int(round(st[6] * ys10))
-            if last_end != (st[3], st[4]):
-                x1 = int(round(st[3] * xs10))
-                y1 = int(round(st[4] * ys10))
-                parts.append("M%d %d" % (x1, y1))
-                if x1 < lx0:
-                    lx0 = x1
-                if x1 > lx1:
-                    lx1 = x1
-                if y1 < ly0:
-                    ly0 = y1
-                if y1 > ly1:
-                    ly1 = y1
-                px, py = x1, y1
-            parts.append("l%d %d" % (x2 - px, y2 - py))
-            px, py = x2, y2
-            last_end = (st[5], st[6])
-            if x2 < lx0:
-                lx0 = x2
-            if x2 > lx1:
-                lx1 = x2
-            if y2 < ly0:
-                ly0 = y2
-            if y2 > ly1:
-                ly1 = y2
+            x2 = round(st[5] * xs10)
+            y2 = round(st[6] * ys10)
+            if st[3] != lex or st[4] != ley or lex is None:
+                px = round(st[3] * xs10)
+                py = round(st[4] * ys10)
+                parts.append("M%d %d")
+                vals.append(px)
+                vals.append(py)
+                ax.append(px)
+                ay.append(py)
+            parts.append("l%d %d")
+            vals.append(x2 - px)
+            vals.append(y2 - py)
+            ax.append(x2)
+            ay.append(y2)
+            px = x2
+            py = y2
+            lex = st[5]
+            ley = st[6]
             continue
         if parts is not None:
-            out.append(_line_path(parts, cur_c, cur_w))
+            out.append(_line_path(parts, vals, cur_c, cur_w))
+            lx0, ly0 = min(lx0, min(ax)), min(ly0, min(ay))
+            lx1, ly1 = max(lx1, max(ax)), max(ly1, max(ay))
             parts = None
             cur_c = cur_w = None
         if k == "fill":
@@ -215,7 +221,9 @@ def render_with_box(drawing):
         elif k == "stamp":
             out.extend(_parts(st[10], P, box, drawing))
     if parts is not None:
-        out.append(_line_path(parts, cur_c, cur_w))
+        out.append(_line_path(parts, vals, cur_c, cur_w))
+        lx0, ly0 = min(lx0, min(ax)), min(ly0, min(ay))
+        lx1, ly1 = max(lx1, max(ax)), max(ly1, max(ay))
     if lx0 != inf:
         box.add(lx0 / 10.0, ly0 / 10.0, maxw / 2.0)
         box.add(lx1 / 10.0, ly1 / 10.0, maxw / 2.0)
@@ -233,13 +241,13 @@ def render_with_box(drawing):
     return head + "".join(out) + "</svg>", [box.x0, box.y0, box.x1, box.y1]
 
 
-def _line_path(parts, c, w):
+def _line_path(parts, vals, c, w):
     c = _color(c)
     if c is None:
         return ""
     return ('<path transform="scale(.1)" d="%s" stroke="%s" stroke-width="%s" fill="none" '
             'stroke-linecap="round" stroke-linejoin="round"/>'
-            % ("".join(parts), c, _num(_width(w) * 10.0)))
+            % ("".join(parts) % tuple(vals), c, _num(_width(w) * 10.0)))
 
 
 def _width(w):
@@ -337,4 +345,4 @@ def _wide(ch):
 
 
 def to_base64(svg):
-    return base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    return binascii.b2a_base64(svg.encode("utf-8"), newline=False).decode("ascii")

@@ -315,6 +315,10 @@ def normcolor(cstr):
     return result
 
 
+# Steps after which the drawn steps are not simply all visible in order.
+_REORDER = frozenset(("fill", "clear", "del", "unstamp"))
+
+
 class _Recorder(object):
     """The steps of one screen, bounded by _Config.max_steps."""
 
@@ -322,8 +326,11 @@ class _Recorder(object):
         self.steps = []
         self.truncated = False
         self.used = False
+        self.plain = True     # no step yet that hides or reorders others
 
     def add(self, step):
+        if step[0] in _REORDER:
+            self.plain = False
         steps = self.steps
         if len(steps) < _Config.max_steps:
             steps.append(step)
@@ -629,6 +636,7 @@ class TurtleScreen(object):
             "steps": self._rec.steps,
             "turtles": turtles,
             "truncated": self._rec.truncated,
+            "plain": self._rec.plain,
         }
 
 
