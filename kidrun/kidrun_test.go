@@ -14,14 +14,14 @@ import (
 	"kidcoder/sandbox"
 )
 
-// corpus is the shared folder of sample kids' programs.
+// corpus is the folder of sample kids' programs (a copy of the shared corpus).
 func corpus(t *testing.T) string {
-	for _, dir := range []string{"../../shared/corpus", "../shared/corpus", "testdata/corpus"} {
+	for _, dir := range []string{"../python/tests/corpus", "../../shared/corpus"} {
 		if _, err := os.Stat(filepath.Join(dir, "hello_zh.py")); err == nil {
 			return dir
 		}
 	}
-	t.Skip("shared corpus not found")
+	t.Fatal("corpus of sample programs not found")
 	return ""
 }
 
@@ -126,6 +126,7 @@ func TestCorpus(t *testing.T) {
 		{file: "flower.py", status: "ok", images: 1},
 		{file: "tree.py", status: "ok", images: 1},
 		{file: "guess.py", status: "ok", stdinFile: "guess.stdin"},
+		{file: "plot.py", status: "ok", images: 2},
 		{file: "typo.py", status: "error", errType: "NameError", errLine: 2},
 		{file: "missing_colon.py", status: "error", errType: "SyntaxError", errLine: 1},
 		{file: "str_plus_int.py", status: "error", errType: "TypeError", errLine: 2, stdinFile: "str_plus_int.stdin"},

@@ -25,11 +25,13 @@ var baseEnv = []string{
 }
 
 // etcFiles are the only host /etc entries the sandbox sees: the dynamic
-// loader's cache, the time zone, fontconfig (matplotlib text) and Debian's
-// matplotlibrc. No passwd, hosts, resolv.conf or shadow: a child's program
-// needs no user database and has no network.
+// loader's cache, Debian's alternatives (symlinks only; numpy reaches
+// libblas.so.3 through them), the time zone, fontconfig (matplotlib text)
+// and Debian's matplotlibrc. No passwd, hosts, resolv.conf or shadow: a
+// child's program needs no user database and has no network.
 var etcFiles = []string{
 	"/etc/ld.so.cache",
+	"/etc/alternatives",
 	"/etc/localtime",
 	"/etc/fonts",
 	"/etc/matplotlibrc",

@@ -131,6 +131,7 @@ func TestBwrapArgs(t *testing.T) {
 		"--symlink", "usr/bin", "/bin",
 		"--ro-bind-try", "/lib64", "/lib64",
 		"--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
+		"--ro-bind-try", "/etc/alternatives", "/etc/alternatives",
 		"--ro-bind-try", "/etc/localtime", "/etc/localtime",
 		"--ro-bind-try", "/etc/fonts", "/etc/fonts",
 		"--ro-bind-try", "/etc/matplotlibrc", "/etc/matplotlibrc",

@@ -102,6 +102,14 @@ async function main() {
     const img = await page.locator('[data-panel="drawing"] img').first().getAttribute('src');
     check('the drawing is an <img> data URI', (img || '').startsWith('data:image/svg+xml;base64,'), (img || '').slice(0, 40));
 
+    // matplotlib: two figures become two PNGs below the drawing, Chinese title included.
+    await setProgram(page, 'import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.title("温度 Temperature")\nplt.figure()\nplt.bar([1, 2, 3], [3, 1, 2])\nplt.show()\nprint("plots done")\n');
+    await runAndWait(page, 60000);
+    text = await consoleText(page);
+    const pngs = await page.locator('[data-panel="drawing"] img[src^="data:image/png;base64,"]').count();
+    check('two matplotlib figures shown as PNGs', text.includes('plots done') && pngs === 2, `${pngs} PNGs; ${text.slice(0, 200)}`);
+    await page.screenshot({ path: join(artifacts, 'browser-real-plots.png') });
+
     // A typo: the error box explains it and the line is highlighted.
     await setProgram(page, 'name = "Lily"\nprint("Hello", nmae)\n');
     await runAndWait(page);
