@@ -219,6 +219,7 @@ class RunnerTest(unittest.TestCase):
         r = harness.run(self.prog("import turtle\nturtle.forward(10)\nprint(turtle.pos())\n"))
         self.assertEqual(r.stdout, "(10.00,0.00)\n")
         self.assertEqual(r.result["images"][0]["mime"], "image/svg+xml")
+        self.assertTrue(any("turtle.py" in n for n in r.result["notices"]))
 
     def test_program_named_turtle_py(self):
         r = harness.run(self.prog("import turtle\nt = turtle.Turtle()\nt.forward(5)\nprint(t.pos())\n", "turtle.py"))
