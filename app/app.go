@@ -60,6 +60,10 @@ type App struct {
 	engine   *kidrun.Engine
 	status   SandboxStatus
 	current  *active
+	// demo is the star demo run waiting to be claimed (see demoRun);
+	// demoStarted keeps it to the first start of the session.
+	demo        *demoRun
+	demoStarted bool
 
 	lessonsFlag string           // --lessons
 	lib         *lessons.Library // nil while the folder can't be used
@@ -129,8 +133,13 @@ func (a *App) prepare() {
 	if st.Ready {
 		a.engine = eng
 	}
+	first := st.Ready && !a.demoStarted
+	a.demoStarted = a.demoStarted || st.Ready
 	a.status = st
 	a.mu.Unlock()
+	if first {
+		a.startDemo(eng)
+	}
 	a.emit(EventStatus, st)
 }
 
@@ -166,6 +175,13 @@ func (a *App) Run(req RunRequest) (string, error) {
 	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
 
 	id := newID()
+	if d := a.takeDemo(req.Code); d != nil {
+		a.mu.Lock()
+		a.current = &active{id: id, run: d.run}
+		a.mu.Unlock()
+		d.obs.claim(id)
+		return id, nil
+	}
 	obs := &runObserver{app: a, id: id}
 	run, err := eng.Start(a.ctx, kidrun.Request{
 		Code: []byte(req.Code), Name: req.Name, Lang: lang, Interactive: true, Policy: &policy,
@@ -177,16 +193,49 @@ func (a *App) Run(req RunRequest) (string, error) {
 	a.mu.Lock()
 	a.current = &active{id: id, run: run}
 	a.mu.Unlock()
-	go func() {
-		res := run.Wait()
-		a.mu.Lock()
-		if a.current != nil && a.current.id == id {
-			a.current = nil
-		}
-		a.mu.Unlock()
-		a.emit(EventRunDone, DoneEvent{RunID: id, Result: res})
-	}()
+	go obs.finished(run)
 	return id, nil
+}
+
+// demoRun is the star demo, started as soon as the sandbox is proven so the
+// first picture does not wait for the window to finish loading. The
+// frontend's first Run of that very program takes it over; any other first
+// Run ends it unseen.
+type demoRun struct {
+	code string
+	obs  *runObserver
+	run  *kidrun.Run
+}
+
+// startDemo runs the star demo, unclaimed, through the real sandbox.
+func (a *App) startDemo(eng *kidrun.Engine) {
+	a.mu.Lock()
+	set := a.settings
+	a.mu.Unlock()
+	code := lessons.StarDemo()
+	obs := &runObserver{app: a}
+	run, err := eng.Start(a.ctx, kidrun.Request{Code: []byte(code), Name: "star.py", Lang: set.Lang, Interactive: true}, obs)
+	if err != nil {
+		return
+	}
+	a.mu.Lock()
+	a.demo = &demoRun{code: code, obs: obs, run: run}
+	a.mu.Unlock()
+	go obs.finished(run)
+}
+
+// takeDemo hands over the waiting demo run if code is its program; otherwise
+// the demo is no longer wanted and is stopped.
+func (a *App) takeDemo(code string) *demoRun {
+	a.mu.Lock()
+	d := a.demo
+	a.demo = nil
+	a.mu.Unlock()
+	if d == nil || d.code == code {
+		return d
+	}
+	go d.run.Stop()
+	return nil
 }
 
 // SendInput gives the waiting program one line the child typed.
@@ -285,6 +334,10 @@ func Shutdown(a *App) {
 	a.mu.Lock()
 	cur := a.current
 	a.mu.Unlock()
+	if d := a.takeDemo(""); d != nil {
+		d.run.Stop()
+		<-d.run.Done()
+	}
 	if cur != nil {
 		cur.run.Stop()
 		<-cur.run.Done()
@@ -297,18 +350,59 @@ func (a *App) emit(event string, data any) {
 	}
 }
 
+// runObserver forwards a run's events under its run id. A run started before
+// anyone asked for it (the star demo) has no id yet: its events are held, in
+// order, until Run claims it, and then replayed.
 type runObserver struct {
-	app *App
-	id  string
+	app  *App
+	mu   sync.Mutex
+	id   string
+	held []func(id string)
+}
+
+func (o *runObserver) send(f func(id string)) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.id == "" {
+		o.held = append(o.held, f)
+		return
+	}
+	f(o.id)
+}
+
+// claim names the run and replays what it did before being claimed.
+func (o *runObserver) claim(id string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.id = id
+	for _, f := range o.held {
+		f(id)
+	}
+	o.held = nil
 }
 
 func (o *runObserver) Output(stream, text string) {
-	o.app.emit(EventRunOutput, OutputEvent{RunID: o.id, Stream: stream, Text: text})
+	o.send(func(id string) { o.app.emit(EventRunOutput, OutputEvent{RunID: id, Stream: stream, Text: text}) })
 }
 func (o *runObserver) Waiting(prompt string) {
-	o.app.emit(EventRunWaiting, WaitingEvent{RunID: o.id, Prompt: prompt})
+	o.send(func(id string) { o.app.emit(EventRunWaiting, WaitingEvent{RunID: id, Prompt: prompt}) })
 }
-func (o *runObserver) InputDone() { o.app.emit(EventRunInputDone, RunEvent{RunID: o.id}) }
+func (o *runObserver) InputDone() {
+	o.send(func(id string) { o.app.emit(EventRunInputDone, RunEvent{RunID: id}) })
+}
+
+// finished reports the result once the run is claimed, and forgets the run.
+func (o *runObserver) finished(run *kidrun.Run) {
+	res := run.Wait()
+	o.send(func(id string) {
+		o.app.mu.Lock()
+		if o.app.current != nil && o.app.current.id == id {
+			o.app.current = nil
+		}
+		o.app.mu.Unlock()
+		o.app.emit(EventRunDone, DoneEvent{RunID: id, Result: res})
+	})
+}
 
 func newID() string {
 	var b [8]byte

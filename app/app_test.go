@@ -185,3 +185,30 @@ func TestBrokenSettingsAreReportedNotFatal(t *testing.T) {
 		t.Fatalf("save: %+v %v", stored, err)
 	}
 }
+
+// The star demo starts as soon as the sandbox is proven; the frontend's
+// first Run of that program takes it over and hears all of it.
+func TestFirstStarRunIsTheEarlyDemo(t *testing.T) {
+	a, sh, st := readyApp(t, "")
+	requireReady(t, st)
+	id, err := a.Run(RunRequest{Code: a.StarDemo(), Name: "star.py", Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := sh.waitFor(t, 20*time.Second, doneOf(id)).data.(DoneEvent).Result.(*kidrun.Result)
+	if res.Status != "ok" || !strings.Contains(res.Stdout, "golden star") || len(res.Images) == 0 {
+		t.Fatalf("demo result: %s %q %d images", res.Status, res.Stdout, len(res.Images))
+	}
+	sh.waitFor(t, time.Second, func(e recorded) bool {
+		o, ok := e.data.(OutputEvent)
+		return ok && o.RunID == id && strings.Contains(o.Text, "golden star")
+	})
+	// Only the first run is the early one: a second is a run of its own.
+	id2, err := a.Run(RunRequest{Code: a.StarDemo(), Name: "star.py"})
+	if err != nil || id2 == id {
+		t.Fatalf("second run: %q %v", id2, err)
+	}
+	if r2 := sh.waitFor(t, 20*time.Second, doneOf(id2)).data.(DoneEvent).Result.(*kidrun.Result); r2.Status != "ok" {
+		t.Fatalf("second run: %s", r2.Status)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"sync"
+	"time"
 )
 
 // LogEvents wraps shell so that every event is also appended to path as one
@@ -24,7 +25,7 @@ type eventLog struct {
 
 func (l *eventLog) Emit(event string, data any) {
 	l.Shell.Emit(event, data)
-	line, err := json.Marshal(map[string]any{"name": event, "data": data})
+	line, err := json.Marshal(map[string]any{"name": event, "data": data, "at": time.Now().UnixMilli()})
 	if err != nil {
 		return
 	}
