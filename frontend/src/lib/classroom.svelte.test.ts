@@ -114,7 +114,7 @@ describe('Classroom start-up', () => {
     await tick();
     expect(room.lang).toBe('en');
     expect(room.editor.code).toBe('print("star")');
-    expect(b.calls).toEqual(['Run main.py en "print(\\"star\\")"']);
+    expect(b.calls).toEqual(['Run star.py en "print(\\"star\\")"']);
     b.emit(EventStatus, READY);
     await tick();
     expect(b.calls.length).toBe(1);

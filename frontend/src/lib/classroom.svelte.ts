@@ -119,35 +119,35 @@ export class Classroom {
 
   /**
    * Loads settings, language, sandbox status and the lessons folder. The
-   * lesson open last time comes back where the child left it; on a first
-   * start (nothing remembered, or the star lesson) the star demo opens and
-   * runs once the sandbox is ready.
+   * built-in star demo runs once the sandbox is ready; the lesson open last
+   * time comes back where the child left it, and on a first start (nothing
+   * remembered, or the star lesson) the star lesson opens.
    */
   async start(): Promise<void> {
-    const [settings, status, last] = await Promise.all([
+    const [settings, status, last, demo, systemLang] = await Promise.all([
       this.backend.getSettings(),
       this.backend.status().catch(() => null),
       this.lessons.load().catch(() => null),
+      this.backend.starDemo().catch(() => null),
+      this.backend.systemLanguage().catch(() => ''),
     ]);
     this.#applySettings(settings);
-    if (!toLang(settings.lang)) {
-      this.lang = toLang(await this.backend.systemLanguage().catch(() => '')) ?? 'zh';
-    }
+    if (!toLang(settings.lang)) this.lang = toLang(systemLang) ?? 'zh';
     this.editor.setPlaceholder(this.t('editorPlaceholder'));
     // The status event may have arrived while we waited; a ready verdict must not be overwritten by a stale "checking".
     if (status && !(this.status?.ready && !status.ready)) this.status = status;
-    const paths = this.lessons.paths;
-    const remembered = last?.open && paths.includes(last.open) ? last.open : null;
-    if (remembered && remembered !== STAR_LESSON && (await this.lessons.open(remembered))) {
-      // The child's lesson comes back untouched and is not run; the picture
-      // at start comes from the built-in star program, which is ours.
-      this.#demoCode = await this.backend.starDemo().catch(() => null);
-    } else {
-      await this.#putStarDemo();
-    }
-    this.#demoPlanned = true;
+    // The picture at start comes from the built-in star program, which is
+    // ours: it runs at once, while the lesson is still being opened, and a
+    // child's own code is never run without a press of Run.
+    this.#demoCode = demo;
+    this.#demoPlanned = demo !== null;
     this.#started = true;
     this.#maybeRunDemo();
+    const paths = this.lessons.paths;
+    const remembered = last?.open && paths.includes(last.open) ? last.open : null;
+    if (!(remembered && remembered !== STAR_LESSON && (await this.lessons.open(remembered)))) {
+      await this.#putStarDemo();
+    }
   }
 
   /**
