@@ -30,11 +30,16 @@ func String() string {
 	return fmt.Sprintf("kidcoder %s (commit %s, built %s)", Version, commit, date)
 }
 
-// ID identifies this very build, so caches made by another build are not trusted.
-// The executable's size and modification time change with every build and cost
-// nothing to read, unlike hashing the binary.
+// ID identifies this build, so caches made by another build are not trusted.
+// A stamped build (make build stamps the command line and the window binary
+// alike) is named by its stamp, so the two binaries share their caches; an
+// unstamped one by its executable's size and modification time, which change
+// with every build and cost nothing to read, unlike hashing the binary.
 func ID() string {
 	id := Version + "+" + Commit
+	if Date != "" && Commit != "" {
+		return id + "+" + Date
+	}
 	if exe, err := os.Executable(); err == nil {
 		if st, err := os.Stat(exe); err == nil {
 			id += fmt.Sprintf("+%d+%d", st.Size(), st.ModTime().UnixNano())

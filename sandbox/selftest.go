@@ -344,6 +344,10 @@ type cachedVerdict struct {
 	Report Report `json:"report"`
 }
 
+// maxVerdicts bounds the verdict file: the command line, the window and a
+// test binary or two may each have their own build key on one machine.
+const maxVerdicts = 8
+
 // selfTestKey is what a verdict depends on: this build, the sandbox tool
 // and its version, the kernel, and the interpreter.
 func selfTestKey(buildID string, info Info, kernel, python string) string {
@@ -377,10 +381,13 @@ func SelfTestCached(ctx context.Context, python, cacheDir, buildID string) (Repo
 
 func selfTestDisk(ctx context.Context, python, cacheDir, key string) (Report, error) {
 	file := filepath.Join(cacheDir, "sandbox-selftest.json")
+	var kept []cachedVerdict
 	if b, err := os.ReadFile(file); err == nil {
-		var v cachedVerdict
-		if json.Unmarshal(b, &v) == nil && v.Key == key && v.Report.OK() {
-			return v.Report, nil
+		_ = json.Unmarshal(b, &kept)
+		for _, v := range kept {
+			if v.Key == key && v.Report.OK() {
+				return v.Report, nil
+			}
 		}
 	}
 	rep, err := SelfTest(ctx, python)
@@ -388,7 +395,12 @@ func selfTestDisk(ctx context.Context, python, cacheDir, key string) (Report, er
 		return rep, err
 	}
 	saveFacts(cacheDir, rep.Info)
-	if b, err := json.Marshal(cachedVerdict{Key: key, Report: rep}); err == nil {
+	// Newest first; other builds' verdicts stay so they need not probe again.
+	kept = append([]cachedVerdict{{Key: key, Report: rep}}, kept...)
+	if len(kept) > maxVerdicts {
+		kept = kept[:maxVerdicts]
+	}
+	if b, err := json.Marshal(kept); err == nil {
 		if os.MkdirAll(cacheDir, 0o755) == nil {
 			tmp := file + ".tmp" + strconv.Itoa(os.Getpid())
 			if os.WriteFile(tmp, b, 0o644) == nil {
