@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kidcoder/kidrun"
+	"kidcoder/packs"
 )
 
 // runShell records events and hands them to whoever waits for one.
@@ -210,5 +211,51 @@ func TestFirstStarRunIsTheEarlyDemo(t *testing.T) {
 	}
 	if r2 := sh.waitFor(t, 20*time.Second, doneOf(id2)).data.(DoneEvent).Result.(*kidrun.Result); r2.Status != "ok" {
 		t.Fatalf("second run: %s", r2.Status)
+	}
+}
+
+// A pack imported into the lessons folder is checked through the real
+// sandbox: the starter is not yet right, the reference solution is, and the
+// attempts are remembered.
+func TestCheckAnswerThroughTheSandbox(t *testing.T) {
+	a, _, st := readyApp(t, "")
+	requireReady(t, st)
+	src := filepath.Join(t.TempDir(), "src")
+	if err := packs.New(src); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "p.kidpack")
+	if err := packs.BuildFile(src, file); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := a.ImportPack(file, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lesson := plan.Exercises[0].Lesson
+	l, err := a.OpenLesson(lesson)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := a.CheckLesson(CheckRequest{Path: lesson, Code: l.Content, Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Report.Passed || len(first.Report.Results) == 0 {
+		t.Fatalf("the starter passed its checks: %+v", first.Report)
+	}
+	solution, err := os.ReadFile(filepath.Join(src, "exercises", "square", "solution.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := a.CheckLesson(CheckRequest{Path: lesson, Code: string(solution), Lang: "en"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !second.Report.Passed {
+		t.Fatalf("the reference solution failed: %+v", second.Report.Failed())
+	}
+	if second.Progress.Attempts != 2 || !second.Progress.Solved || second.Progress.Stars == 0 {
+		t.Errorf("progress after two attempts: %+v", second.Progress)
 	}
 }
