@@ -803,7 +803,10 @@ class TNavigator(object):
     def sety(self, y):
         self._goto(Vec2D(self._x, y))
 
-    def distance(self, x, y=None):
+    @staticmethod
+    def _point(x, y):
+        # The point distance() and towards() are given, read as CPython reads
+        # it; anything else fails the way CPython does (UnboundLocalError).
         if y is not None:
             pos = Vec2D(x, y)
         if isinstance(x, Vec2D):
@@ -812,18 +815,13 @@ class TNavigator(object):
             pos = Vec2D(*x)
         elif isinstance(x, TNavigator):
             pos = x._position
-        return abs(pos - self._position)
+        return pos
+
+    def distance(self, x, y=None):
+        return abs(self._point(x, y) - self._position)
 
     def towards(self, x, y=None):
-        if y is not None:
-            pos = Vec2D(x, y)
-        if isinstance(x, Vec2D):
-            pos = x
-        elif isinstance(x, tuple):
-            pos = Vec2D(*x)
-        elif isinstance(x, TNavigator):
-            pos = x._position
-        x, y = pos - self._position
+        x, y = self._point(x, y) - self._position
         result = round(math.degrees(math.atan2(y, x)), 10) % 360.0
         result /= self._degreesPerAU
         return (self._angleOffset + self._angleOrient * result) % self._fullcircle
