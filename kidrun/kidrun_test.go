@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -336,5 +337,48 @@ func TestCompleteUTF8(t *testing.T) {
 		if got := completeUTF8(tt.in); got != tt.want {
 			t.Errorf("completeUTF8(%x) = %d, want %d", tt.in, got, tt.want)
 		}
+	}
+}
+
+// A child's program, run through the runner, lives under the sandbox's
+// limits: it sees them, cannot raise them, and a fork bomb stays bounded.
+func TestLimitsHoldThroughTheRunner(t *testing.T) {
+	e := testEngine(t)
+	code := `import os, resource, sys
+print(resource.getrlimit(resource.RLIMIT_NPROC), resource.getrlimit(resource.RLIMIT_AS), resource.getrlimit(resource.RLIMIT_FSIZE))
+for lim in (resource.RLIMIT_NPROC, resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_NOFILE):
+    try:
+        resource.setrlimit(lim, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        print("RAISED", lim)
+    except (ValueError, OSError):
+        pass
+kids = 0
+try:
+    for _ in range(500):
+        if os.fork() == 0:
+            import time
+            time.sleep(30)
+            os._exit(0)
+        kids += 1
+except OSError:
+    pass
+print("forked", kids)
+sys.exit(0 if kids < 64 else 9)
+`
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "limits.py"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.Wait()
+	p := e.Policy()
+	want := fmt.Sprintf("(%d, %d) (%d, %d) (%d, %d)", p.MaxProcs, p.MaxProcs, p.MemoryBytes, p.MemoryBytes, p.FileSizeBytes, p.FileSizeBytes)
+	if !strings.Contains(res.Stdout, want) {
+		t.Errorf("limits seen by the program: %q, want %s", res.Stdout, want)
+	}
+	if strings.Contains(res.Stdout, "RAISED") {
+		t.Errorf("the program raised a limit: %q", res.Stdout)
+	}
+	if res.ExitCode != 0 || !strings.Contains(res.Stdout, "forked") {
+		t.Errorf("fork bomb not bounded by the process limit: exit %d, %q", res.ExitCode, res.Stdout)
 	}
 }
