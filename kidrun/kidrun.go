@@ -48,8 +48,7 @@ type Engine struct {
 	checkErr  error
 	bytecode  string // host folder of the layer's compiled bytecode; "" for none
 
-	mplMu    sync.Mutex
-	mplReady bool
+	mplMu sync.Mutex
 }
 
 // ErrNoPython is returned by New when no usable Python 3 was found.
@@ -120,16 +119,25 @@ func (e *Engine) Check(ctx context.Context) (sandbox.Report, error) {
 // precompile returns the host folder of the Python layer's bytecode, making
 // it once per layer and interpreter. Python compiles a file from source at
 // every start unless it finds bytecode, and the layer is several thousand
-// lines: the turtle alone costs about 20 ms. The bytecode is compiled in the
-// sandbox into a fresh folder and published by renaming it, so a run never
-// sees half of it; without it runs are only slower. "" means none.
+// lines: the turtle alone costs about 20 ms. Without it runs are only slower.
 func (e *Engine) precompile(ctx context.Context) string {
 	sum := sha256.Sum256([]byte(e.python))
-	dir := e.pyDir + "-pyc-" + hex.EncodeToString(sum[:4])
+	// unchecked-hash: the layer folder is named by its content and never
+	// changes, so the bytecode needs no check against the sources.
+	return e.setUp(ctx, e.pyDir+"-pyc-"+hex.EncodeToString(sum[:4]), bytecodeDir,
+		[]string{"-I", "-X", "pycache_prefix=" + bytecodeDir, "-m", "compileall", "-q", "--invalidation-mode", "unchecked-hash", layerDir})
+}
+
+// setUp makes a cache folder with a trusted set-up run in the sandbox (the
+// only runs that get a writable mount): the run writes into a fresh folder
+// mounted at sandboxDir, which becomes dir by a rename only if the run
+// succeeded, so no run ever sees half of it. It returns dir, or "" when the
+// folder could not be made.
+func (e *Engine) setUp(ctx context.Context, dir, sandboxDir string, args []string) string {
 	if _, err := os.Stat(dir); err == nil {
 		return dir
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(e.pyDir), ".pyc-")
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".setup-")
 	if err != nil {
 		return ""
 	}
@@ -137,13 +145,11 @@ func (e *Engine) precompile(ctx context.Context) string {
 	policy := e.policy
 	policy.WallTime, policy.CPUTime = 60*time.Second, 60*time.Second
 	proc, err := sandbox.Start(ctx, sandbox.Spec{
-		Policy: policy,
-		Python: e.python,
-		// unchecked-hash: the layer folder is named by its content and never
-		// changes, so the bytecode needs no check against the sources.
-		Args:     []string{"-I", "-X", "pycache_prefix=" + bytecodeDir, "-m", "compileall", "-q", "--invalidation-mode", "unchecked-hash", layerDir},
+		Policy:   policy,
+		Python:   e.python,
+		Args:     args,
 		ReadOnly: []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}},
-		Writable: []sandbox.Mount{{Host: tmp, Sandbox: bytecodeDir}},
+		Writable: []sandbox.Mount{{Host: tmp, Sandbox: sandboxDir}},
 	}, discard{})
 	if err != nil {
 		return ""
@@ -152,9 +158,8 @@ func (e *Engine) precompile(ctx context.Context) string {
 	if out := proc.Wait(); out.Status != sandbox.StatusOK {
 		return ""
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil || os.Rename(tmp, dir) != nil {
-		_, err := os.Stat(dir) // another process may have published it first
-		if err != nil {
+	if os.Chmod(tmp, 0o755) != nil || os.Rename(tmp, dir) != nil {
+		if _, err := os.Stat(dir); err != nil { // another process may have made it first
 			return ""
 		}
 	}
@@ -322,9 +327,9 @@ func (r *Run) finish() {
 	close(r.done)
 }
 
-// fontCache returns the host folder of matplotlib's font cache, building it
-// once (in the sandbox, the only writable mount a trusted set-up run gets)
-// when the program looks like it uses matplotlib. "" means no cache.
+// fontCache returns the host folder of matplotlib's font cache, built once
+// by a set-up run when the program looks like it uses matplotlib. "" means
+// no cache (matplotlib then builds one in the run's scratch, slowly).
 func (e *Engine) fontCache(ctx context.Context, code []byte) string {
 	if !strings.Contains(string(code), "matplotlib") && !strings.Contains(string(code), "pylab") {
 		return ""
@@ -332,38 +337,12 @@ func (e *Engine) fontCache(ctx context.Context, code []byte) string {
 	e.mplMu.Lock()
 	defer e.mplMu.Unlock()
 	sum := sha256.Sum256([]byte(e.python))
-	dir := filepath.Join(e.cacheDir, "mpl-"+hex.EncodeToString(sum[:6]))
-	if e.mplReady || hasFontList(dir) {
-		e.mplReady = true
-		return dir
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir := e.setUp(ctx, filepath.Join(e.cacheDir, "mpl-"+hex.EncodeToString(sum[:6])), mplCacheDir,
+		[]string{"-I", "-X", "utf8", "-B", layerDir + "/kidrunner.py", "--build-mpl-cache", mplCacheDir})
+	if dir == "" || !hasFontList(dir) {
 		return ""
 	}
-	// Readable by the unprivileged user the sandbox may run as.
-	_ = os.Chmod(dir, 0o777)
-	policy := e.policy
-	policy.WallTime = 60 * time.Second
-	policy.CPUTime = 60 * time.Second
-	spec := sandbox.Spec{
-		Policy:   policy,
-		Python:   e.python,
-		Args:     []string{"-I", "-X", "utf8", "-B", layerDir + "/kidrunner.py", "--build-mpl-cache", mplCacheDir},
-		ReadOnly: []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}},
-		Writable: []sandbox.Mount{{Host: dir, Sandbox: mplCacheDir}},
-	}
-	proc, err := sandbox.Start(ctx, spec, discard{})
-	if err != nil {
-		return ""
-	}
-	proc.CloseInput()
-	proc.Wait()
-	_ = os.Chmod(dir, 0o755)
-	if hasFontList(dir) {
-		e.mplReady = true
-		return dir
-	}
-	return ""
+	return dir
 }
 
 func hasFontList(dir string) bool {

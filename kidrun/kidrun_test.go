@@ -26,6 +26,15 @@ func corpus(t *testing.T) string {
 	return ""
 }
 
+// TestMain removes the shared test engine's cache folder afterwards.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if eng != nil {
+		os.RemoveAll(eng.cacheDir)
+	}
+	os.Exit(code)
+}
+
 // engine is one Engine for all tests here, or a skip when no sandbox can run on this machine.
 var (
 	engOnce sync.Once
