@@ -36,6 +36,8 @@ type SandboxStatus struct {
 	Reason   string `json:"reason"`
 	Fix      string `json:"fix"`
 	Python   string `json:"python"`
+	Sandbox  string `json:"sandbox"` // e.g. "bubblewrap"; "" until known
+	Version  string `json:"version"` // the sandbox tool's version, when it has one
 }
 
 // RunRequest is what the Run button sends.
@@ -115,7 +117,9 @@ func (a *App) prepare() {
 	eng, err := kidrun.New(kidrun.Options{Python: py, CacheDir: a.cacheDir})
 	if err == nil {
 		st.Python = eng.Python()
-		_, err = eng.Check(a.ctx)
+		var rep sandbox.Report
+		rep, err = eng.Check(a.ctx)
+		st.Sandbox, st.Version = rep.Info.Kind, rep.Info.Version
 	}
 	if err != nil {
 		st.Reason = err.Error()

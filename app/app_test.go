@@ -99,6 +99,9 @@ func requireReady(t *testing.T, st SandboxStatus) {
 func TestRunStreamsAndFinishes(t *testing.T) {
 	a, sh, st := readyApp(t, "")
 	requireReady(t, st)
+	if st.Sandbox == "" || st.Python == "" {
+		t.Errorf("status does not say which sandbox and Python: %+v", st)
+	}
 	id, err := a.Run(RunRequest{Code: "print('你好 🐢')\n", Name: "hi.py", Lang: "zh"})
 	if err != nil {
 		t.Fatal(err)
