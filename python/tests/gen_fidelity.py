@@ -1,4 +1,5 @@
-"""Regenerate fidelity/NAME.expected by running fidelity/NAME.py with CPython's real turtle.
+"""Regenerate fidelity/NAME.expected by running each fidelity program (fidelity/NAME.py
+and the corpus programs that use turtle) with CPython's real turtle.
 
 Needs python3-tk and a display: run under xvfb-run, or with DISPLAY set to a
 running Xvfb (this script starts `Xvfb :99` itself when DISPLAY is unset).
@@ -6,15 +7,15 @@ The programs run with tracer(0) so that no animation slows them down; the
 event loop functions return at once as they do in the classroom.
 """
 
-import glob
 import os
 import shutil
 import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIDELITY = os.path.join(HERE, "fidelity")
+import harness  # noqa: E402  (the list of programs, shared with the test)
+
+FIDELITY = harness.FIDELITY
 
 PRELUDE = r'''
 import sys, turtle
@@ -49,8 +50,7 @@ def start_display():
 def main():
     xvfb = start_display()
     try:
-        for prog in sorted(glob.glob(os.path.join(FIDELITY, "*.py"))):
-            name = os.path.splitext(os.path.basename(prog))[0]
+        for name, prog in harness.fidelity_programs():
             p = subprocess.run([sys.executable, "-c", PRELUDE, prog], cwd=FIDELITY,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
             if p.returncode != 0:

@@ -1,5 +1,6 @@
 """Run kidrunner.py as a subprocess, as the host does but without the sandbox."""
 
+import glob
 import json
 import os
 import struct
@@ -11,6 +12,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PYDIR = os.path.dirname(HERE)
 RUNNER = os.path.join(PYDIR, "kidrunner.py")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+FIDELITY = os.path.join(HERE, "fidelity")
+CORPUS = os.path.join(HERE, "corpus")
+
+
+def fidelity_programs():
+    """The programs whose output must match CPython's turtle, as (name, path):
+    fidelity/NAME.py, and the corpus programs that use turtle as corpus_NAME.
+    Expected outputs live in fidelity/NAME.expected (gen_fidelity.py)."""
+    progs = []
+    for path in sorted(glob.glob(os.path.join(FIDELITY, "*.py"))):
+        progs.append((os.path.splitext(os.path.basename(path))[0], path))
+    for path in sorted(glob.glob(os.path.join(CORPUS, "*.py"))):
+        with open(path, encoding="utf-8") as f:
+            if "import turtle" in f.read():
+                progs.append(("corpus_" + os.path.splitext(os.path.basename(path))[0], path))
+    return progs
 
 
 class Run(object):
