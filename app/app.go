@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"kidcoder/atomicfile"
-	"os"
 	"sync"
 	"time"
 
@@ -302,14 +301,7 @@ func (a *App) SaveSettings(s settings.Settings) (settings.Settings, error) {
 }
 
 // SystemLanguage is "zh" or "en" from the system locale.
-func (a *App) SystemLanguage() string {
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"} {
-		if v := os.Getenv(k); v != "" {
-			return kidrun.NormLang(v)
-		}
-	}
-	return "en"
-}
+func (a *App) SystemLanguage() string { return kidrun.SystemLang() }
 
 // SaveFile asks where to save and writes the base64 data there.
 func (a *App) SaveFile(name, data string) (string, error) {

@@ -106,7 +106,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	l := *lang
 	if l == "" {
-		l = kidrun.NormLang(SystemLocale())
+		l = kidrun.SystemLang()
 	}
 	policy := sandbox.DefaultPolicy()
 	if *timeout > 0 {
@@ -265,7 +265,7 @@ func cmdSelftest(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	lang := kidrun.NormLang(SystemLocale())
+	lang := kidrun.SystemLang()
 	eng, err := kidrun.New(kidrun.Options{Python: *python})
 	if err != nil {
 		if *asJSON {
@@ -326,14 +326,4 @@ func explain(err error, lang string) string {
 		msg += "\n" + kidrun.Message("sandbox.fix", lang, map[string]string{"fix": fix})
 	}
 	return msg
-}
-
-// SystemLocale is the user's locale from the environment, e.g. "zh_CN.UTF-8".
-func SystemLocale() string {
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"} {
-		if v := os.Getenv(k); v != "" {
-			return v
-		}
-	}
-	return ""
 }

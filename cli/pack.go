@@ -132,7 +132,7 @@ func packCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	l := *lang
 	if l == "" {
-		l = kidrun.NormLang(SystemLocale())
+		l = kidrun.SystemLang()
 	}
 	p, err := packs.Load(fs.Arg(0))
 	if err != nil {
@@ -218,7 +218,7 @@ func packImport(args []string, stdout, stderr io.Writer) int {
 	}
 	l := *lang
 	if l == "" {
-		l = kidrun.NormLang(SystemLocale())
+		l = kidrun.SystemLang()
 	}
 	root, err := lessons.ResolveDir(*dir)
 	if err != nil {

@@ -150,7 +150,7 @@ func (e *Engine) setUp(ctx context.Context, dir, sandboxDir string, args []strin
 		Args:     args,
 		ReadOnly: []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}},
 		Writable: []sandbox.Mount{{Host: tmp, Sandbox: sandboxDir}},
-	}, discard{})
+	}, nil) // nothing a set-up run prints is shown
 	if err != nil {
 		return ""
 	}
@@ -350,10 +350,16 @@ func hasFontList(dir string) bool {
 	return len(m) > 0
 }
 
-type discard struct{}
-
-func (discard) Output(sandbox.Stream, []byte) {}
-func (discard) Frame([]byte)                  {}
+// SystemLang is "zh" or "en" from the user's locale (LC_ALL, LC_MESSAGES,
+// LANG, LANGUAGE, the first one set); "en" when none is.
+func SystemLang() string {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"} {
+		if v := os.Getenv(k); v != "" {
+			return NormLang(v)
+		}
+	}
+	return "en"
+}
 
 // NormLang maps a language setting or locale to "zh" or "en".
 func NormLang(lang string) string {
