@@ -48,8 +48,8 @@ test: setup-test build vet test-go test-python test-frontend test-e2e test-packa
 
 vet:
 	go vet ./...
-	GOOS=darwin go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/ ./packs/ ./python/ ./buildinfo/
-	GOOS=windows go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/ ./packs/ ./python/ ./buildinfo/
+	GOOS=darwin go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/ ./packs/ ./python/ ./buildinfo/ ./safefile/
+	GOOS=windows go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/ ./packs/ ./python/ ./buildinfo/ ./safefile/
 
 test-go: build
 	KIDCODER_REQUIRE_SANDBOX=1 go test ./...
