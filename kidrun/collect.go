@@ -30,7 +30,6 @@ type report struct {
 // the runner's report. The sandbox calls it from one goroutine.
 type collector struct {
 	obs     Observer
-	proc    *sandbox.Process
 	pending [3][]byte // an incomplete UTF-8 sequence held back per stream
 	rep     report
 }
@@ -80,15 +79,11 @@ func (c *collector) Frame(payload []byte) {
 		return
 	}
 	switch f.Type {
+	// The input frames only tell the window to show or hide the answer
+	// box: the sandbox's clocks go by what the host sees, never by frames.
 	case "input":
-		if c.proc != nil {
-			c.proc.SetWaiting(true)
-		}
 		c.obs.Waiting(clip(f.Prompt, maxPromptRunes))
 	case "input_done":
-		if c.proc != nil {
-			c.proc.SetWaiting(false)
-		}
 		c.obs.InputDone()
 	case "result":
 		rep := report{Error: f.Error.clean()}

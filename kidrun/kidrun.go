@@ -287,7 +287,6 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		os.RemoveAll(staging)
 		return nil, err
 	}
-	coll.proc = proc
 	r := &Run{proc: proc, coll: coll, policy: policy, lang: lang, staging: staging, done: make(chan struct{})}
 	switch {
 	case req.Stdin != nil:

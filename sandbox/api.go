@@ -12,6 +12,8 @@ type Info struct {
 	Path     string   // absolute path of bwrap or sandbox-exec
 	Version  string   // e.g. "0.8.0"; "" for sandbox-exec, which has no version flag
 	Features Features // options this bwrap understands
+	// Containment says how whole runs are bounded (control group or fallback).
+	Containment Containment
 	// RunAsUID is the unprivileged host uid bwrap runs under when the app
 	// itself runs as root (RLIMIT_NPROC does not hold for host root even
 	// inside a user namespace); -1 when the app's own uid is used.
@@ -58,13 +60,21 @@ func (r Report) OK() bool {
 
 // Policy bounds one run. Network is always off and is not a field on purpose.
 type Policy struct {
-	WallTime      time.Duration // wall clock, not counting time spent waiting for input
-	IdleTime      time.Duration // longest a program may wait for input
-	CPUTime       time.Duration
-	MemoryBytes   int64 // address space (Linux) / resident size watchdog (macOS)
-	MaxProcs      int   // processes and threads
+	// WallTime is the wall clock, not counting time the host saw the
+	// program wait for input (blocked reading stdin, nothing unread, no CPU used).
+	WallTime time.Duration
+	// IdleTime is the most time, summed over the run, a program may wait for input.
+	IdleTime time.Duration
+	// CPUTime bounds each process (RLIMIT_CPU) and the run's processes together.
+	CPUTime time.Duration
+	// MemoryBytes bounds each process's address space (Linux) or resident
+	// size (macOS watchdog), and, where a control group holds the run, all
+	// of the run's memory together: processes, tmpfs, shared and kernel memory.
+	MemoryBytes   int64
+	MaxProcs      int   // processes and threads, of the run together where a control group holds it
 	FileSizeBytes int64 // largest file the program may write
 	ScratchBytes  int64 // size of the private scratch tmpfs
+	ScratchFiles  int64 // files and folders the scratch may hold
 	OutputBytes   int64 // stdout+stderr together
 	MaxOpenFiles  int
 }
@@ -79,6 +89,7 @@ func DefaultPolicy() Policy {
 		MaxProcs:      64,
 		FileSizeBytes: 16 << 20,
 		ScratchBytes:  64 << 20,
+		ScratchFiles:  10000,
 		OutputBytes:   1 << 20,
 		MaxOpenFiles:  256,
 	}
@@ -159,9 +170,16 @@ type Outcome struct {
 	// PeakMemory is the largest address space (Linux: VmPeak) or resident
 	// size (macOS) the host saw a process of the run reach, sampled; 0 if unseen.
 	PeakMemory int64
-	// CPUTime is the most user+system time the host saw: sampled per
-	// process while running, or the reaped tree's rusage if larger.
+	// CPUTime is the run's user+system time: the run group's count where a
+	// control group holds the run, else the most the host sampled.
 	CPUTime time.Duration
+	// Limit names the bound that ended the run when Status alone does not
+	// say which: "cpu" (timeout by the run's total CPU), "idle" (waited for
+	// input too long), "files" (scratch file count), "processes"; "" otherwise.
+	Limit string
+	// RunMemoryPeak is the run group's peak memory (all processes, tmpfs,
+	// shared and kernel memory); 0 without a control group.
+	RunMemoryPeak int64
 }
 
 // ErrUnavailable is returned (wrapped) by Detect, Start and SelfTest when no working sandbox

@@ -52,15 +52,20 @@ type bwrapPlan struct {
 	Policy   Policy
 	Root     []rootEntry // /bin, /lib, /lib64, /sbin as on the host
 	Python   []string    // host dirs of the interpreter outside /usr, bound at the same path
-	ReadOnly []Mount
-	Files    []Mount
+	// Copies are host files handed over as open descriptors: bwrap copies
+	// each into the sandbox, so no host path of the Python layer, the
+	// program or its data shows in the sandbox's mount table.
+	Copies   []fileCopy
 	Writable []Mount
 	Env      []string
 	// SeccompFD and InfoFD are the child's fd numbers of the filter and of
 	// the pipe where bwrap reports the namespace init's host pid.
 	SeccompFD int
 	InfoFD    int
-	Command   []string // rlimit wrapper, interpreter and arguments
+	// BlockFD holds the sandbox before it runs anything of the program's
+	// until the host has placed it in its run group (0: not used).
+	BlockFD int
+	Command []string // rlimit wrapper, interpreter and arguments
 }
 
 // bwrapArgs turns a plan into bwrap's argv (without argv[0]).
@@ -105,11 +110,12 @@ func bwrapArgs(p bwrapPlan) []string {
 		"--size", strconv.FormatInt(tmpBytes, 10), "--tmpfs", "/tmp",
 		"--size", strconv.FormatInt(p.Policy.ScratchBytes, 10), "--tmpfs", ScratchDir,
 	)
-	for _, m := range p.ReadOnly {
-		a = append(a, "--ro-bind", m.Host, m.Sandbox)
-	}
-	for _, m := range p.Files {
-		a = append(a, "--ro-bind", m.Host, m.Sandbox)
+	for _, c := range p.Copies {
+		op := "--file" // into the root tmpfs, read-only once / is remounted
+		if c.Bind {
+			op = "--ro-bind-data" // inside the writable scratch: a read-only file of its own
+		}
+		a = append(a, "--perms", "0444", op, strconv.Itoa(c.FD), c.Sandbox)
 	}
 	for _, m := range p.Writable {
 		a = append(a, "--bind", m.Host, m.Sandbox)
@@ -122,9 +128,20 @@ func bwrapArgs(p bwrapPlan) []string {
 		"--chdir", ScratchDir,
 		"--seccomp", strconv.Itoa(p.SeccompFD),
 		"--info-fd", strconv.Itoa(p.InfoFD),
-		"--",
 	)
+	if p.BlockFD > 0 {
+		a = append(a, "--block-fd", strconv.Itoa(p.BlockFD))
+	}
+	a = append(a, "--")
 	return append(a, p.Command...)
+}
+
+// fileCopy is one host file given to bwrap as descriptor FD (in bwrap's
+// numbering) and copied to Sandbox.
+type fileCopy struct {
+	FD      int
+	Sandbox string
+	Bind    bool // true for files inside the scratch tmpfs
 }
 
 func splitEnv(kv string) (string, string) {

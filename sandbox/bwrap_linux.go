@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,7 +35,7 @@ const rssWatchdog = false
 // Detect finds bwrap, checks the options the sandbox needs, and checks
 // that this kernel lets it create namespaces (by doing so once).
 func Detect() (Info, error) {
-	info := Info{Kind: "bubblewrap", RunAsUID: -1}
+	info := Info{Kind: "bubblewrap", RunAsUID: -1, Containment: ContainmentInfo()}
 	if os.Geteuid() == 0 {
 		info.RunAsUID = nobody
 	}
@@ -160,6 +161,8 @@ func detectCached() (Info, error) {
 	detectOnce.Do(func() {
 		if info, ok := seeded(); ok {
 			detected = info
+			// How runs are bounded is this process's own finding, never a fact from the cache.
+			detected.Containment = ContainmentInfo()
 			return
 		}
 		detected, detectErr = Detect()
@@ -204,14 +207,22 @@ type sysState struct {
 	argsR    *os.File
 	infoR    *os.File
 	infoW    *os.File
+	blockR   *os.File
+	blockW   *os.File // written once the sandbox is in its run group
+	copies   []*os.File
+	group    *runGroup // nil without a control group
 
 	infoDone chan struct{}
 	mu       sync.Mutex
 	initPid  int // host pid of the sandbox's pid-namespace init
 	pidfd    int // -1 until known
+	setupErr error
 }
 
 type writeBack struct{ staged, host string }
+
+// maxCopies bounds how many host files one run gets copies of.
+const maxCopies = 1024
 
 func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, err error) {
 	info, err := detectCached()
@@ -228,13 +239,18 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 			s.cleanup()
 		}
 	}()
+	place, _ := containment()
+	policy := effectivePolicy(spec.Policy, place.Version != 0)
+	if place.Version != 0 {
+		if s.group, err = newRunGroup(place, policy); err != nil {
+			return nil, nil, &UnavailableError{Reason: "could not make the run's control group", Err: err}
+		}
+	}
 	plan := bwrapPlan{
 		Features: info.Features,
-		Policy:   spec.Policy,
+		Policy:   policy,
 		Root:     hostRoot(),
 		Python:   py.mounts,
-		ReadOnly: spec.ReadOnly,
-		Files:    spec.Files,
 		Writable: spec.Writable,
 		Env:      spec.Env,
 	}
@@ -242,6 +258,10 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 		if err := s.stageForNobody(&plan); err != nil {
 			return nil, nil, err
 		}
+	}
+	copies, err := s.openCopies(spec)
+	if err != nil {
+		return nil, nil, err
 	}
 	filter, err := seccompBytes(runtime.GOARCH)
 	if err != nil {
@@ -261,17 +281,33 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	if s.infoR, s.infoW, err = os.Pipe(); err != nil {
 		return nil, nil, err
 	}
+	if s.blockR, s.blockW, err = os.Pipe(); err != nil {
+		return nil, nil, err
+	}
 	first := 3
 	if spec.Frames {
 		first = 5 // after the frames and control pipes launch puts first
 	}
-	plan.SeccompFD, plan.InfoFD = first, first+1
+	plan.SeccompFD, plan.InfoFD, plan.BlockFD = first, first+1, first+3
 	argsFD := first + 2
+	for i := range copies {
+		copies[i].FD = first + 4 + i
+	}
+	plan.Copies = copies
 	argv := append([]string{py.exe}, spec.Args...)
+	limits := rlimitsOf(policy)
+	if s.group != nil {
+		// The group's limit is the one that binds: a program that runs out
+		// of memory is then ended by the kernel, which the host sees in the
+		// group's counters, instead of raising MemoryError at an address
+		// space size that says little about the memory really used. The
+		// address-space limit stays as a backstop for huge reservations.
+		limits.AS = groupAddressSpace(policy)
+	}
 	if _, err := os.Stat(prlimitPath); err == nil {
-		plan.Command = prlimitCommand(prlimitPath, rlimitsOf(spec.Policy), argv)
+		plan.Command = prlimitCommand(prlimitPath, limits, argv)
 	} else {
-		plan.Command = stubCommand(py.exe, rlimitsOf(spec.Policy), argv)
+		plan.Command = stubCommand(py.exe, limits, argv)
 	}
 	// The options go through a pipe (--args): in argv they would be the
 	// sandbox init's /proc/1/cmdline, showing the program host paths and
@@ -289,12 +325,104 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	cmd := exec.CommandContext(ctx, info.Path, append([]string{"--args", strconv.Itoa(argsFD), "--"}, plan.Command...)...)
 	cmd.Env = []string{}
 	cmd.Dir = "/"
-	cmd.ExtraFiles = []*os.File{s.seccompR, s.infoW, s.argsR}
+	cmd.ExtraFiles = append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR}, s.copies...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if s.runAs >= 0 {
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(s.runAs), Gid: uint32(s.runAs), Groups: []uint32{}}
 	}
 	return cmd, s, nil
+}
+
+// groupAddressSpace is each process's address-space limit when a control
+// group bounds the run's memory: twice the run's memory, so the group's
+// limit is reached first.
+func groupAddressSpace(p Policy) int64 { return 2 * p.MemoryBytes }
+
+// effectivePolicy is the policy a run gets on this machine: without a
+// control group memory is bounded per process only, so fewer processes may exist.
+func effectivePolicy(p Policy, contained bool) Policy {
+	if !contained {
+		p.MaxProcs = min(p.MaxProcs, fallbackMaxProcs)
+	}
+	return p
+}
+
+// openCopies opens the host files the run gets copies of: the read-only
+// trees (Python layer, bytecode, font cache, check scripts) into the
+// sandbox's root, the program and its data files into the scratch. Each
+// is opened without following a link and checked to be a regular file on
+// the open descriptor, which is what bwrap then reads.
+func (s *sysState) openCopies(spec Spec) ([]fileCopy, error) {
+	budget := int64(maxStageBytes)
+	var out []fileCopy
+	add := func(host, sandboxPath string, bind bool) error {
+		if len(out) >= maxCopies {
+			return fmt.Errorf("sandbox: more than %d files to copy", maxCopies)
+		}
+		f, err := openRegular(host)
+		if err != nil {
+			return err
+		}
+		fi, err := f.Stat()
+		if err == nil && fi.Size() > budget {
+			err = errStageTooBig
+		}
+		if err != nil {
+			f.Close()
+			return err
+		}
+		budget -= fi.Size()
+		s.copies = append(s.copies, f)
+		out = append(out, fileCopy{Sandbox: sandboxPath, Bind: bind})
+		return nil
+	}
+	for _, m := range spec.ReadOnly {
+		fi, err := os.Lstat(m.Host)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %s: %w", m.Host, err)
+		}
+		if !fi.IsDir() {
+			if err := add(m.Host, m.Sandbox, false); err != nil {
+				return nil, fmt.Errorf("sandbox: %s: %w", m.Host, err)
+			}
+			continue
+		}
+		err = filepath.WalkDir(m.Host, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err // links, devices and fifos have no place in a sandbox
+			}
+			rel, err := filepath.Rel(m.Host, p)
+			if err != nil {
+				return err
+			}
+			return add(p, m.Sandbox+"/"+filepath.ToSlash(rel), false)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %s: %w", m.Host, err)
+		}
+	}
+	for _, m := range spec.Files {
+		if err := add(m.Host, m.Sandbox, true); err != nil {
+			return nil, fmt.Errorf("sandbox: %s: %w", m.Host, err)
+		}
+	}
+	return out, nil
+}
+
+// openRegular opens path for reading without following a final symlink
+// and without blocking on a fifo, and only if it is a regular file.
+func openRegular(path string) (*os.File, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: %s is not a regular file", path)
+	}
+	return f, nil
 }
 
 func nulJoin(a []string) []byte {
@@ -305,41 +433,70 @@ func nulJoin(a []string) []byte {
 	return b
 }
 
-// started runs right after bwrap started: the child's copies of the filter
-// and info pipes are closed here, and the init's pid is read.
+// started runs right after bwrap started: the child's copies of the
+// pipes and files are closed here, and the init's pid is read.
 func (s *sysState) started(cmd *exec.Cmd) {
-	s.seccompR.Close()
-	s.seccompR = nil
-	s.infoW.Close()
-	s.infoW = nil
-	s.argsR.Close()
-	s.argsR = nil
-	go s.readInfo(cmd.Process.Pid)
+	for _, f := range append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR}, s.copies...) {
+		f.Close()
+	}
+	s.seccompR, s.infoW, s.argsR, s.blockR, s.copies = nil, nil, nil, nil, nil
+	go s.readInfo(cmd)
 }
 
 // readInfo takes only bwrap's first JSON object: the fd may be inherited
 // by the program, which could write more. The pid is believed only if it
-// is bwrap's own child, and is pinned with a pidfd against reuse.
-func (s *sysState) readInfo(bwrapPid int) {
+// is bwrap's own child, and is pinned with a pidfd against reuse. Then
+// bwrap and the init, the run's only processes while bwrap waits on its
+// block fd, go into the run group, and only then is the sandbox let go:
+// every process of the program is born inside the group. When any step
+// fails the sandbox is killed before it runs anything of the program's.
+func (s *sysState) readInfo(cmd *exec.Cmd) {
 	defer close(s.infoDone)
+	bwrapPid := cmd.Process.Pid
+	fail := func(err error) {
+		s.mu.Lock()
+		s.setupErr = err
+		s.mu.Unlock()
+		cmd.Process.Kill()
+		s.blockW.Close()
+	}
 	var msg struct {
 		ChildPid int `json:"child-pid"`
 	}
 	dec := json.NewDecoder(io.LimitReader(s.infoR, 4096))
 	if err := dec.Decode(&msg); err != nil || msg.ChildPid <= 0 {
+		fail(fmt.Errorf("sandbox: bwrap did not report its child: %v", err))
 		return
 	}
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(msg.ChildPid) + "/stat")
 	if err != nil || parentPid(stat) != bwrapPid {
+		fail(errors.New("sandbox: the reported child is not bwrap's"))
 		return
 	}
 	fd, err := unix.PidfdOpen(msg.ChildPid, 0)
 	if err != nil {
+		fail(err)
 		return
 	}
 	s.mu.Lock()
 	s.initPid, s.pidfd = msg.ChildPid, fd
 	s.mu.Unlock()
+	if s.group != nil {
+		if err := s.group.attach(bwrapPid, msg.ChildPid); err != nil {
+			fail(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
+			return
+		}
+	}
+	s.blockW.Write([]byte{1})
+	s.blockW.Close()
+}
+
+// failure is why setting the run up failed after bwrap started, if it did.
+func (s *sysState) failure() error {
+	<-s.infoDone
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.setupErr
 }
 
 // parentPid reads the ppid from /proc/PID/stat; the command name before it
@@ -395,60 +552,130 @@ func (s *sysState) finish() {
 	}
 }
 
-// sample reads VmPeak and CPU time of the sandbox's processes through the
-// sandbox's own /proc, so only its processes are listed. CPU is sampled
-// because bwrap does not always reap its init before exiting, so the
-// rusage Wait returns can miss the program's time.
-func (s *sysState) sample() usage {
+// readSyscalls are the numbers of read(2) and readv(2): a task blocked in
+// one of them on fd 0 is waiting for input.
+var readSyscalls = map[string][2]int{"amd64": {0, 19}, "arm64": {63, 65}}
+
+// sample reads the run's state through the sandbox's own /proc, so only
+// its processes are listed: VmPeak and CPU time per process, whether a
+// task is blocked reading the host's stdin pipe (stdinIno) or runnable,
+// the scratch's file count, and the run group's counters.
+func (s *sysState) sample(stdinIno uint64) usage {
 	s.mu.Lock()
 	pid := s.initPid
 	s.mu.Unlock()
-	var u usage
+	u := usage{scratchFiles: -1}
+	if s.group != nil {
+		g := s.group.usage()
+		u.contained = true
+		u.cpuTotal = time.Duration(g.CPUNanos)
+		u.runPeak = g.MemPeak
+		u.oomKills = g.OOMKills
+	}
 	if pid == 0 {
 		return u
 	}
-	root := "/proc/" + strconv.Itoa(pid) + "/root/proc"
+	root := "/proc/" + strconv.Itoa(pid) + "/root"
 	// Until bwrap has pivoted, the init's root is the host's and this
 	// would list every host process. In the sandbox's own procfs the host
 	// (outside its pid namespace) has no /proc/self.
-	if _, err := os.Readlink(root + "/self"); err == nil {
+	if _, err := os.Readlink(root + "/proc/self"); err == nil {
 		return u
 	}
-	ents, err := os.ReadDir(root)
+	var st unix.Statfs_t
+	if unix.Statfs(root+ScratchDir, &st) == nil && st.Files > 0 {
+		u.scratchFiles = int64(st.Files - st.Ffree)
+	}
+	ents, err := os.ReadDir(root + "/proc")
 	if err != nil {
 		return u
 	}
+	reads := readSyscalls[runtime.GOARCH]
+	stdinLink := "pipe:[" + strconv.FormatUint(stdinIno, 10) + "]"
+	var sum time.Duration
 	for _, e := range ents {
 		if e.Name()[0] < '0' || e.Name()[0] > '9' {
 			continue
 		}
-		if b, err := os.ReadFile(root + "/" + e.Name() + "/status"); err == nil {
+		dir := root + "/proc/" + e.Name()
+		if b, err := os.ReadFile(dir + "/status"); err == nil {
 			u.peak = max(u.peak, vmPeak(b))
 		}
-		if b, err := os.ReadFile(root + "/" + e.Name() + "/stat"); err == nil {
-			u.cpu = max(u.cpu, cpuTime(b))
+		if b, err := os.ReadFile(dir + "/stat"); err == nil {
+			own, kids := cpuTimes(b)
+			u.cpu = max(u.cpu, own)
+			sum += own + kids
 		}
+		tasks, _ := os.ReadDir(dir + "/task")
+		stdinHere := false
+		if l, err := os.Readlink(dir + "/fd/0"); err == nil && stdinIno != 0 && l == stdinLink {
+			stdinHere = true
+		}
+		for _, t := range tasks {
+			td := dir + "/task/" + t.Name()
+			if b, err := os.ReadFile(td + "/stat"); err == nil && taskState(b) == 'R' {
+				u.running = true
+			}
+			if !stdinHere {
+				continue
+			}
+			if b, err := os.ReadFile(td + "/syscall"); err == nil && blockedReadingFD0(b, reads) {
+				u.readingStdin = true
+			}
+		}
+	}
+	if !u.contained {
+		u.cpuTotal = sum
 	}
 	return u
 }
 
-// cpuTime is utime+stime from /proc/PID/stat, in USER_HZ (100 on Linux).
-func cpuTime(stat []byte) time.Duration {
+// blockedReadingFD0 reads /proc/PID/task/TID/syscall: "NR ARG0 ..." while
+// the task sleeps in a system call, "running" otherwise.
+func blockedReadingFD0(b []byte, reads [2]int) bool {
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return false
+	}
+	nr, err := strconv.Atoi(f[0])
+	if err != nil || (nr != reads[0] && nr != reads[1]) {
+		return false
+	}
+	arg, err := strconv.ParseUint(strings.TrimPrefix(f[1], "0x"), 16, 64)
+	return err == nil && arg == 0
+}
+
+// taskState is the state letter of /proc/PID/stat (R, S, D, Z, ...).
+func taskState(stat []byte) byte {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 || i+2 >= len(stat) {
+		return 0
+	}
+	return stat[i+2]
+}
+
+// cpuTimes is utime+stime and cutime+cstime (reaped children) from
+// /proc/PID/stat, in USER_HZ (100 on Linux).
+func cpuTimes(stat []byte) (own, children time.Duration) {
 	i := bytes.LastIndexByte(stat, ')')
 	if i < 0 {
-		return 0
+		return 0, 0
 	}
 	f := strings.Fields(string(stat[i+1:]))
-	// After the command: state(0) ppid(1) ... utime(11) stime(12).
-	if len(f) < 13 {
-		return 0
+	// After the command: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
+	if len(f) < 15 {
+		return 0, 0
 	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0
+	var v [4]int64
+	for k := range v {
+		n, err := strconv.ParseInt(f[11+k], 10, 64)
+		if err != nil {
+			return 0, 0
+		}
+		v[k] = n
 	}
-	return time.Duration(ut+st) * (time.Second / 100)
+	tick := time.Second / 100
+	return time.Duration(v[0]+v[1]) * tick, time.Duration(v[2]+v[3]) * tick
 }
 
 // vmPeak parses "VmPeak:  123456 kB" from /proc/PID/status.
@@ -467,10 +694,13 @@ func vmPeak(status []byte) int64 {
 }
 
 func (s *sysState) cleanup() {
-	for _, f := range []*os.File{s.seccompR, s.infoR, s.infoW, s.argsR} {
+	for _, f := range append([]*os.File{s.seccompR, s.infoR, s.infoW, s.argsR, s.blockR, s.blockW}, s.copies...) {
 		if f != nil {
 			f.Close()
 		}
+	}
+	if s.group != nil {
+		s.group.remove()
 	}
 	s.mu.Lock()
 	if s.pidfd >= 0 {

@@ -34,6 +34,9 @@ var (
 	errOutputLimit = errors.New("sandbox: output limit")
 	errStopped     = errors.New("sandbox: stopped")
 	errMemoryLimit = errors.New("sandbox: memory limit")
+	errCPULimit    = errors.New("sandbox: CPU limit")
+	errIdleLimit   = errors.New("sandbox: waited for input too long")
+	errFileLimit   = errors.New("sandbox: scratch file limit")
 )
 
 // Process is a running sandboxed program. Its methods are safe to call from
@@ -50,30 +53,42 @@ type Process struct {
 	control *os.File // host end of the sandbox's fd 4; nil without Frames
 
 	events chan event
-	wake   chan struct{} // SetWaiting and Stop changed something
+	wake   chan struct{} // Stop was asked for
 	exited chan struct{} // the process (bwrap) was reaped
 	done   chan struct{} // everything finished; outcome is final
 	start  time.Time
 
 	// outMu orders output and frames into events and guards the byte
 	// counts; it is never held while calling the Handler, which may call
-	// SetWaiting or Stop (they take mu).
+	// Stop (which takes mu).
 	outMu     sync.Mutex
 	outBytes  int64
 	truncated bool
 	outcome   Outcome
 
 	mu      sync.Mutex
-	waiting bool
 	stopReq bool
 	peak    int64
 	cpuSeen time.Duration // largest CPU time sampled for one process
+	cpuRun  time.Duration // the run's total CPU, last read
+	runPeak int64         // the run group's peak memory, last read
+	oom     bool          // the kernel killed a process of the run for its memory limit
 }
 
 // usage is one sample of the run's processes.
 type usage struct {
-	peak int64         // largest address space (Linux) or RSS (macOS)
-	cpu  time.Duration // largest CPU time of one process
+	peak     int64         // largest address space (Linux) or RSS (macOS) of one process
+	cpu      time.Duration // largest CPU time of one process
+	cpuTotal time.Duration // the run's: the group's counter, else summed over live processes
+	// contained: cpuTotal, runPeak and oomKills are the kernel's counts for
+	// the run's control group, dead processes included.
+	contained bool
+	runPeak   int64
+	oomKills  int64
+	// readingStdin: a task of the run sleeps in read(2) on fd 0, and fd 0
+	// is the host's stdin pipe. running: a task of the run was runnable.
+	readingStdin, running bool
+	scratchFiles          int64 // files and folders in the scratch; -1 unknown
 }
 
 type event struct {
@@ -115,7 +130,7 @@ func checkSpec(s Spec) error {
 		return errors.New("sandbox: Spec.Python is empty")
 	}
 	if p.WallTime <= 0 || p.IdleTime <= 0 || p.CPUTime <= 0 || p.MemoryBytes <= 0 || p.MaxProcs <= 0 ||
-		p.FileSizeBytes <= 0 || p.ScratchBytes <= 0 || p.OutputBytes <= 0 || p.MaxOpenFiles <= 0 {
+		p.FileSizeBytes <= 0 || p.ScratchBytes <= 0 || p.ScratchFiles <= 0 || p.OutputBytes <= 0 || p.MaxOpenFiles <= 0 {
 		return fmt.Errorf("sandbox: every Policy limit must be positive: %+v", p)
 	}
 	return nil
@@ -336,60 +351,74 @@ func (p *Process) dispatch() {
 	}
 }
 
-// supervise owns the clocks: the wall clock runs except while the program
-// waits for input, when the idle clock runs instead. It also samples memory.
+// supervise owns the clocks and the whole-run bounds. Every sampleEvery
+// it reads the run's state and charges the time since the last sample to
+// the idle allowance when the host saw the program wait for input at both
+// ends of it, else to the wall clock. Waiting is host-side evidence only:
+// a task blocked reading the host's stdin pipe, nothing unread in it, no
+// task runnable and (where the kernel counts it) no CPU used meanwhile.
+// Nothing the program writes can pause a clock, and the idle allowance is
+// a sum over the run that no toggling resets.
 func (p *Process) supervise() {
 	pol := p.spec.Policy
-	wallLeft := pol.WallTime
-	wallFrom := time.Now()
-	wall := time.NewTimer(wallLeft)
-	idle := time.NewTimer(time.Hour)
-	idle.Stop()
 	grace := time.NewTimer(time.Hour)
 	grace.Stop()
-	sample := time.NewTicker(sampleEvery)
-	defer func() { wall.Stop(); idle.Stop(); grace.Stop(); sample.Stop() }()
-	waiting, stopping := false, false
+	tick := time.NewTicker(sampleEvery)
+	defer func() { grace.Stop(); tick.Stop() }()
+	var wallUsed, idleUsed time.Duration
+	last := p.start
+	var lastCPU time.Duration
+	wasWaiting, stopping := false, false
+	stdinIno := pipeInode(p.stdin)
 	for {
 		select {
 		case <-p.exited:
 			return
-		case <-wall.C:
-			p.cancel(errTimeout)
-		case <-idle.C:
-			p.cancel(errTimeout)
 		case <-grace.C:
 			p.cancel(errStopped)
-		case <-sample.C:
-			u := p.sys.sample()
-			p.mu.Lock()
-			p.peak = max(p.peak, u.peak)
-			p.cpuSeen = max(p.cpuSeen, u.cpu)
-			p.mu.Unlock()
-			if rssWatchdog && u.peak > pol.MemoryBytes {
-				p.cancel(errMemoryLimit)
-			}
 		case <-p.wake:
 			p.mu.Lock()
-			w, stop := p.waiting, p.stopReq
+			stop := p.stopReq
 			p.mu.Unlock()
 			if stop && !stopping {
 				stopping = true
 				p.askToStop()
 				grace.Reset(stopGrace)
 			}
-			if w == waiting {
-				continue
+		case now := <-tick.C:
+			u := p.sys.sample(stdinIno)
+			p.mu.Lock()
+			p.peak = max(p.peak, u.peak)
+			p.cpuSeen = max(p.cpuSeen, u.cpu)
+			p.cpuRun = max(p.cpuRun, u.cpuTotal)
+			p.runPeak = max(p.runPeak, u.runPeak)
+			p.mu.Unlock()
+			waiting := u.readingStdin && !u.running && p.stdinEmpty()
+			if u.contained && u.cpuTotal-lastCPU > (now.Sub(last))/10 {
+				waiting = false
 			}
-			waiting = w
-			if w {
-				wall.Stop()
-				wallLeft -= time.Since(wallFrom)
-				idle.Reset(pol.IdleTime)
+			if waiting && wasWaiting {
+				idleUsed += now.Sub(last)
 			} else {
-				idle.Stop()
-				wallFrom = time.Now()
-				wall.Reset(max(wallLeft, 0))
+				wallUsed += now.Sub(last)
+			}
+			wasWaiting, last, lastCPU = waiting, now, u.cpuTotal
+			switch {
+			case u.oomKills > 0:
+				p.mu.Lock()
+				p.oom = true
+				p.mu.Unlock()
+				p.cancel(errMemoryLimit)
+			case rssWatchdog && u.peak > pol.MemoryBytes:
+				p.cancel(errMemoryLimit)
+			case u.cpuTotal > pol.CPUTime:
+				p.cancel(errCPULimit)
+			case u.scratchFiles > pol.ScratchFiles:
+				p.cancel(errFileLimit)
+			case idleUsed > pol.IdleTime:
+				p.cancel(errIdleLimit)
+			case wallUsed > pol.WallTime:
+				p.cancel(errTimeout)
 			}
 		}
 	}
@@ -426,16 +455,6 @@ func (p *Process) WriteInput(b []byte) error {
 // CloseInput closes the program's stdin, so input() raises EOFError.
 func (p *Process) CloseInput() error { return p.stdin.Close() }
 
-// SetWaiting tells the host the program is blocked in input() (true) or
-// running again (false): the wall clock pauses while it waits, and
-// Policy.IdleTime bounds the wait instead. RLIMIT_CPU holds throughout.
-func (p *Process) SetWaiting(waiting bool) {
-	p.mu.Lock()
-	p.waiting = waiting
-	p.mu.Unlock()
-	p.notify()
-}
-
 // Stop asks the program to end (the runner's "stop" line on fd 4, when
 // Spec.Frames), then kills the whole sandbox after a short grace. It
 // returns at once; Wait reports Stopped.
@@ -468,6 +487,15 @@ func (p *Process) finish(end time.Time, werr error) {
 		policy:  p.spec.Policy,
 		peak:    p.peak,
 		stopped: p.stopReq,
+		oom:     p.oom,
+	}
+	// A last reading of the group's counters: the end may have come
+	// between two samples.
+	if u := p.sys.sample(0); u.contained {
+		o.contained = true
+		p.cpuRun = max(p.cpuRun, u.cpuTotal)
+		p.runPeak = max(p.runPeak, u.runPeak)
+		o.oom = o.oom || u.oomKills > 0
 	}
 	if ps := p.cmd.ProcessState; ps != nil {
 		o.exitCode = ps.ExitCode()
@@ -477,11 +505,16 @@ func (p *Process) finish(end time.Time, werr error) {
 		o.exitCode, o.signal = -1, 0
 	}
 	p.outcome.Status, p.outcome.ExitCode, p.outcome.Signal = verdict(o)
+	p.outcome.Limit = limitName(o.cause)
+	if err := p.sys.failure(); err != nil {
+		p.outcome.Status, p.outcome.Limit = StatusUnavailable, ""
+	}
+	p.outcome.RunMemoryPeak = p.runPeak
 	p.outcome.Duration = duration
 	p.outcome.Truncated = p.truncated
 	p.outcome.Stopped = p.stopReq
 	p.outcome.PeakMemory = p.peak
-	p.outcome.CPUTime = o.cpu
+	p.outcome.CPUTime = max(o.cpu, p.cpuRun)
 	_ = werr // the status already says everything Wait's error could
 	p.cancel(nil)
 }
@@ -495,6 +528,10 @@ type observation struct {
 	peak     int64
 	policy   Policy
 	stopped  bool
+	oom      bool // the run group's out-of-memory kill count rose: kernel evidence
+	// contained: a control group bounded the run's memory, so only oom
+	// (the kernel's count) says memory ran out, never a sampled peak.
+	contained bool
 }
 
 // verdict names the run's status, exit code and signal. It only trusts the
@@ -514,14 +551,16 @@ func verdict(o observation) (Status, int, string) {
 		name = signalName(sig)
 	}
 	nearCPU := float64(o.cpu) >= nearLimit*float64(time.Duration(rlimitsOf(o.policy).CPU)*time.Second)
-	nearMem := float64(o.peak) >= nearLimit*float64(o.policy.MemoryBytes)
+	nearMem := !o.contained && float64(o.peak) >= nearLimit*float64(o.policy.MemoryBytes)
 	switch {
 	case errors.Is(o.cause, errOutputLimit):
 		return StatusOutput, code, name
-	case errors.Is(o.cause, errTimeout):
+	case errors.Is(o.cause, errTimeout), errors.Is(o.cause, errCPULimit), errors.Is(o.cause, errIdleLimit):
 		return StatusTimeout, 124, name
-	case errors.Is(o.cause, errMemoryLimit):
+	case errors.Is(o.cause, errMemoryLimit), o.oom:
 		return StatusMemory, code, name
+	case errors.Is(o.cause, errFileLimit):
+		return StatusKilled, code, name
 	case sig == sigXCPU:
 		return StatusTimeout, 124, name
 	case sig == sigKILL:
@@ -546,6 +585,26 @@ func verdict(o observation) (Status, int, string) {
 	default:
 		return StatusError, code, ""
 	}
+}
+
+// limitName names the bound behind a cause, where Status alone does not say it.
+func limitName(cause error) string {
+	switch {
+	case errors.Is(cause, errCPULimit):
+		return "cpu"
+	case errors.Is(cause, errIdleLimit):
+		return "idle"
+	case errors.Is(cause, errFileLimit):
+		return "files"
+	}
+	return ""
+}
+
+// stdinEmpty reports whether the program has read everything the host
+// wrote to its stdin; false once stdin is closed (a read then returns at once).
+func (p *Process) stdinEmpty() bool {
+	n, ok := pipeUnread(p.stdin)
+	return ok && n == 0
 }
 
 type discardHandler struct{}

@@ -65,11 +65,7 @@ frame(b"after")
 print("end")
 `
 	p := startCode(t, code, Spec{Frames: true}, rec)
-	onOutput(rec, "name? ", func() {
-		p.SetWaiting(true)
-		p.WriteInput([]byte("Ada\n"))
-		p.SetWaiting(false)
-	})
+	onOutput(rec, "name? ", func() { p.WriteInput([]byte("Ada\n")) })
 	o := p.Wait()
 	if o.Status != StatusOK || string(o.Stdout) != "name? hello Ada\nend\n" {
 		t.Fatalf("outcome %s %q %q", o.Status, o.Stdout, o.Stderr)
@@ -114,15 +110,11 @@ func TestWaitingPausesWallClock(t *testing.T) {
 	p := startCode(t, code, Spec{Policy: pol}, rec)
 	answered := make(chan struct{})
 	onOutput(rec, "ASK", func() {
-		p.SetWaiting(true)
-		go func() {
-			// The child "types" after longer than the whole wall budget.
-			time.AfterFunc(2500*time.Millisecond, func() {
-				p.SetWaiting(false)
-				p.WriteInput([]byte("typed\n"))
-				close(answered)
-			})
-		}()
+		// The child "types" after longer than the whole wall budget.
+		time.AfterFunc(2500*time.Millisecond, func() {
+			p.WriteInput([]byte("typed\n"))
+			close(answered)
+		})
 	})
 	o := p.Wait()
 	<-answered
@@ -137,9 +129,8 @@ func TestWaitingPausesWallClock(t *testing.T) {
 	pol.IdleTime = 300 * time.Millisecond
 	rec = &recorder{}
 	p = startCode(t, code, Spec{Policy: pol}, rec)
-	onOutput(rec, "ASK", func() { p.SetWaiting(true) })
-	if o := p.Wait(); o.Status != StatusTimeout || o.ExitCode != 124 {
-		t.Fatalf("idle wait: %s %d", o.Status, o.ExitCode)
+	if o := p.Wait(); o.Status != StatusTimeout || o.ExitCode != 124 || o.Limit != "idle" {
+		t.Fatalf("idle wait: %s %d %q", o.Status, o.ExitCode, o.Limit)
 	}
 }
 

@@ -62,6 +62,7 @@ var seccompArches = map[string]seccompArch{
 		"iopl": 172, "ioperm": 173, "quotactl": 179, "quotactl_fd": 443, "syslog": 103, "lookup_dcookie": 212, "vhangup": 153,
 		"name_to_handle_at": 303, "open_by_handle_at": 304, "kcmp": 312, "fanotify_init": 300, "pidfd_getfd": 438,
 		"uselib": 134, "nfsservctl": 180,
+		"memfd_create": 319, "memfd_secret": 447, "shmget": 29, "mq_open": 240, "inotify_init": 253, "inotify_init1": 294,
 		"socket": 41, "socketpair": 53, "ioctl": 16, "clone": 56, "clone3": 435,
 	}},
 	"arm64": {audit: auditArchAarch64, nr: map[string]uint32{
@@ -75,8 +76,9 @@ var seccompArches = map[string]seccompArch{
 		"acct": 89, "swapon": 224, "swapoff": 225, "reboot": 142, "sethostname": 161, "setdomainname": 162,
 		"quotactl": 60, "quotactl_fd": 443, "syslog": 116, "lookup_dcookie": 18, "vhangup": 58,
 		"name_to_handle_at": 264, "open_by_handle_at": 265, "kcmp": 272, "fanotify_init": 262, "pidfd_getfd": 438,
-		"nfsservctl": 42,
-		"socket":     198, "socketpair": 199, "ioctl": 29, "clone": 220, "clone3": 435,
+		"nfsservctl":   42,
+		"memfd_create": 279, "memfd_secret": 447, "shmget": 194, "mq_open": 180, "inotify_init1": 26,
+		"socket": 198, "socketpair": 199, "ioctl": 29, "clone": 220, "clone3": 435,
 	}},
 }
 
@@ -84,6 +86,10 @@ var seccompArches = map[string]seccompArch{
 // the sandbox (ptrace, process_vm_*, kcmp, pidfd_getfd), changes the mount
 // or namespace view, or exposes large kernel attack surface a child's
 // program never needs (io_uring, bpf, perf, userfaultfd, keyrings).
+// memfd, SysV shared memory and message queues hold memory no process has
+// mapped, which per-process limits cannot see; inotify instances are
+// counted per user on the host, so a run could take the family's file
+// watching away. A child's program needs none of them.
 // The order is the order of the checks in the program.
 var seccompDenied = []string{
 	"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
@@ -96,6 +102,7 @@ var seccompDenied = []string{
 	"acct", "swapon", "swapoff", "reboot", "sethostname", "setdomainname",
 	"iopl", "ioperm", "quotactl", "quotactl_fd", "syslog", "lookup_dcookie", "vhangup",
 	"name_to_handle_at", "open_by_handle_at", "fanotify_init", "uselib", "nfsservctl",
+	"memfd_create", "memfd_secret", "shmget", "mq_open", "inotify_init", "inotify_init1",
 }
 
 // seccompProgram is the classic BPF filter bwrap installs with --seccomp.

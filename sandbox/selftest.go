@@ -349,10 +349,10 @@ type cachedVerdict struct {
 const maxVerdicts = 8
 
 // selfTestKey is what a verdict depends on: this build, the sandbox tool
-// and its version, the kernel, and the interpreter.
+// and its version, the kernel, the interpreter, and how whole runs are bounded.
 func selfTestKey(buildID string, info Info, kernel, python string) string {
 	h := sha256.New()
-	for _, s := range []string{buildID, info.Kind, info.Path, info.Version, kernel, python} {
+	for _, s := range []string{buildID, info.Kind, info.Path, info.Version, kernel, python, info.Containment.Mechanism} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

@@ -2,17 +2,20 @@ package sandbox
 
 import (
 	"fmt"
+	"golang.org/x/sys/unix"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 )
 
-// stageForNobody makes every host path of the plan reachable by the
-// unprivileged uid bwrap runs under when the app runs as root. Files are
-// always copied (they may be 0600 or under /root); other mounts only when
-// they cannot be reached as they are. The staging dir is 0711: the
-// sandbox's uid can open the names it is given but list nothing.
+// stageForNobody makes the plan's mounts reachable by the unprivileged uid
+// bwrap runs under when the app runs as root: the interpreter must be
+// readable as it is, and a trusted set-up run's writable folders are
+// copied to a staging dir owned by that uid and copied back afterwards.
+// (Every other host file reaches the sandbox as a descriptor the host
+// opened.) The staging dir is 0711: the sandbox's uid can open the names
+// it is given but list nothing.
 func (s *sysState) stageForNobody(plan *bwrapPlan) error {
 	for _, d := range plan.Python {
 		if !reachableByOthers(d) {
@@ -31,28 +34,6 @@ func (s *sysState) stageForNobody(plan *bwrapPlan) error {
 		return err
 	}
 	budget := int64(maxStageBytes)
-	files := make([]Mount, len(plan.Files))
-	for i, m := range plan.Files {
-		staged := filepath.Join(dir, "f"+strconv.Itoa(i))
-		if err := copyFile(m.Host, staged, 0o644, &budget); err != nil {
-			return fmt.Errorf("sandbox: staging %s: %w", m.Host, err)
-		}
-		files[i] = Mount{Host: staged, Sandbox: m.Sandbox}
-	}
-	plan.Files = files
-	ro := make([]Mount, len(plan.ReadOnly))
-	for i, m := range plan.ReadOnly {
-		ro[i] = m
-		if reachableByOthers(m.Host) {
-			continue
-		}
-		staged := filepath.Join(dir, "r"+strconv.Itoa(i))
-		if err := copyStaged(m.Host, staged, &budget); err != nil {
-			return fmt.Errorf("sandbox: staging %s: %w", m.Host, err)
-		}
-		ro[i].Host = staged
-	}
-	plan.ReadOnly = ro
 	rw := make([]Mount, len(plan.Writable))
 	for i, m := range plan.Writable {
 		staged := filepath.Join(dir, "w"+strconv.Itoa(i))
@@ -88,3 +69,6 @@ func chownTree(root string, id int) error {
 		return os.Lchown(p, id, id)
 	})
 }
+
+// fionread asks how many bytes wait in a pipe (FIONREAD is TIOCINQ on Linux).
+const fionread = unix.TIOCINQ

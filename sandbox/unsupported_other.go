@@ -32,8 +32,16 @@ func platformCommand(context.Context, Spec) (*exec.Cmd, *sysState, error) {
 func (*sysState) started(*exec.Cmd)      {}
 func (*sysState) kill(c *exec.Cmd) error { return c.Process.Kill() }
 func (*sysState) finish()                {}
-func (*sysState) sample() usage          { return usage{} }
+func (*sysState) sample(uint64) usage    { return usage{scratchFiles: -1} }
+func (*sysState) failure() error         { return nil }
 func (*sysState) cleanup()               {}
+
+// ContainmentInfo says no control group holds runs here.
+func ContainmentInfo() Containment {
+	return containmentOf(cgroupPlace{}, "no sandbox on this platform")
+}
+
+func effectivePolicy(p Policy, contained bool) Policy { return p }
 
 // detectForSelfTest is how the self-test learns the sandbox tool.
 func detectForSelfTest() (Info, error) { return Detect() }

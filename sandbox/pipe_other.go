@@ -1,0 +1,8 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+import "os"
+
+func pipeInode(*os.File) uint64            { return 0 }
+func pipeUnread(*os.File) (n int, ok bool) { return 0, false }
