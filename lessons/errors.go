@@ -28,6 +28,7 @@ const (
 	CodeKeptBoth          Code = "kept_both"
 	CodeDeletedOnDisk     Code = "deleted_on_disk"
 	CodeNoDocumentsFolder Code = "no_documents_folder"
+	CodeNotPlainFile      Code = "not_plain_file"
 )
 
 // Text is one user-facing message in both languages.
@@ -57,6 +58,7 @@ var Messages = map[Code]Text{
 	CodeKeptBoth:          {"这个课程在别处被修改了。你的修改还在，另一个版本另存为“%s”。", "This lesson was changed somewhere else. Your edits are kept; the other version was saved as “%s”."},
 	CodeDeletedOnDisk:     {"这个课程在别处被删除了。保存即可重新创建。", "This lesson was deleted somewhere else. Save to create it again."},
 	CodeNoDocumentsFolder: {"找不到“文档”文件夹，请用 --lessons 指定课程文件夹。", "The Documents folder can't be found; choose a lessons folder with --lessons."},
+	CodeNotPlainFile:      {"这不是普通文件（可能是链接或特殊文件），无法打开。", "This is not an ordinary file (it may be a link or a special file), so it can't be opened."},
 }
 
 // Message returns the text for code in lang ("zh" or "en"; anything else is
@@ -140,6 +142,9 @@ var (
 	ErrNothingToUndo = &Error{Code: CodeNothingToUndo}
 	// ErrNoDocumentsFolder: no default folder can be worked out for this user.
 	ErrNoDocumentsFolder = &Error{Code: CodeNoDocumentsFolder}
+	// ErrNotPlainFile: the file is a FIFO, device, socket or folder, or a
+	// symbolic link appeared where the file was; it is not read.
+	ErrNotPlainFile = &Error{Code: CodeNotPlainFile}
 )
 
 // ConflictError is returned by Save when the file on disk is no longer the

@@ -33,8 +33,9 @@ const (
 	// LessonDeleted: the open lesson was deleted or moved away on disk. The
 	// editor keeps its text; saving writes the file again.
 	LessonDeleted = "deleted"
-	// LessonUnreadable: the open lesson became too large or binary; Problem
-	// says which. The editor keeps its text.
+	// LessonUnreadable: the open lesson became too large, binary or not a
+	// plain file (a FIFO or link put in its place); Problem says which. The
+	// editor keeps its text.
 	LessonUnreadable = "unreadable"
 )
 

@@ -1,7 +1,6 @@
 package lessons
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -51,9 +50,8 @@ func (l *Library) Tidy(now time.Time) int {
 	trash := filepath.Join(root, trashDir)
 	entries, _ := os.ReadDir(trash)
 	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(trash, e.Name(), manifestName))
-		var d Deleted
-		if err != nil || json.Unmarshal(b, &d) != nil || d.When.IsZero() {
+		d, ok := readDeleted(trash, e)
+		if !ok || d.When.IsZero() {
 			continue // not ours, or damaged: leave it for a person to look at
 		}
 		if now.Sub(d.When) > TrashKeep && os.RemoveAll(filepath.Join(trash, e.Name())) == nil {

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"kidcoder/safefile"
 )
 
 // MaxLessonSize is the largest file Open reads or Save writes: far beyond
@@ -252,38 +254,37 @@ type Lesson struct {
 	NeedsConversion bool `json:"needsConversion"`
 	// Instructions is the raw NAME.md text; the UI sanitises when rendering.
 	Instructions string `json:"instructions,omitempty"`
+	// InstructionsProblem says why a NAME.md that is there was not read.
+	InstructionsProblem *Problem `json:"instructionsProblem,omitempty"`
 	// DataFiles are the names of files beside the lesson that the program
 	// may open by relative path (see [DataFiles]).
 	DataFiles []string `json:"dataFiles,omitempty"`
 }
 
-// readLimited reads a regular file of at most MaxLessonSize bytes.
+// readLimited reads a regular file of at most MaxLessonSize bytes. A FIFO,
+// device or link swapped in for the file is refused, never waited on or
+// followed (see package safefile).
 func readLimited(p, rel string) ([]byte, fs.FileInfo, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, newErr(CodeNotFound, rel, err)
-		}
+	f, fi, err := safefile.Open(p, MaxLessonSize)
+	switch {
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, newErr(CodeNotFound, rel, err)
+	case errors.Is(err, safefile.ErrTooLarge):
+		return nil, nil, newErr(CodeTooLarge, rel, nil)
+	case errors.Is(err, safefile.ErrNotRegular), errors.Is(err, safefile.ErrSymlink):
+		return nil, nil, newErr(CodeNotPlainFile, rel, err)
+	default:
 		return nil, nil, newErr(CodeUnreadable, rel, err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, newErr(CodeNotFound, rel, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, newErr(CodeNotLesson, rel, nil)
-	}
-	if fi.Size() > MaxLessonSize {
+	// The file may grow between the check and the read; never take more than the cap.
+	b, err := safefile.ReadAll(f, MaxLessonSize)
+	if errors.Is(err, safefile.ErrTooLarge) {
 		return nil, fi, newErr(CodeTooLarge, rel, nil)
 	}
-	// The file may grow between Stat and Read; never take more than the cap.
-	b, err := io.ReadAll(io.LimitReader(f, MaxLessonSize+1))
 	if err != nil {
 		return nil, fi, newErr(CodeUnreadable, rel, err)
-	}
-	if len(b) > MaxLessonSize {
-		return nil, fi, newErr(CodeTooLarge, rel, nil)
 	}
 	return b, fi, nil
 }
@@ -332,17 +333,33 @@ func (l *Library) lessonFrom(rel, p string, fi fs.FileInfo, b []byte) (*Lesson, 
 	}
 	// The lesson's own folder, not the link target's, holds its companions.
 	dir := filepath.Dir(filepath.Join(l.root, filepath.FromSlash(rel)))
-	if mp, err := l.resolve(path.Join(path.Dir(rel), stem+InstructionsExt)); err == nil {
-		if mb, _, err := readLimited(mp, rel); err == nil {
-			if s, _, err := decodeText(mb); err == nil {
-				lesson.Instructions = s
-			}
-		}
-	}
+	lesson.Instructions, lesson.InstructionsProblem = l.instructions(path.Join(path.Dir(rel), stem+InstructionsExt))
 	for _, f := range DataFiles(filepath.Join(dir, stem+LessonExt)) {
 		lesson.DataFiles = append(lesson.DataFiles, filepath.Base(f))
 	}
 	return lesson, nil
+}
+
+// instructions reads the lesson's NAME.md. One that can't be read (a FIFO,
+// a link out of the folder, too big, not text) costs only the instructions:
+// the lesson still opens, and the problem says why they are missing.
+func (l *Library) instructions(mdRel string) (string, *Problem) {
+	mp, err := l.resolve(mdRel)
+	var mb []byte
+	if err == nil {
+		mb, _, err = readLimited(mp, mdRel)
+	}
+	if errors.Is(err, ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", ProblemOf(err)
+	}
+	s, _, err := decodeText(mb)
+	if err != nil {
+		return "", ProblemOf(newErr(CodeBinary, mdRel, nil))
+	}
+	return s, nil
 }
 
 // SetDirty tells the library whether the editor holds edits to rel that

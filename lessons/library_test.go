@@ -464,7 +464,7 @@ func TestStarDemo(t *testing.T) {
 func TestMessagesComplete(t *testing.T) {
 	codes := []Code{CodeFolderMissing, CodeFolderUnreadable, CodeNotFound, CodeUnreadable, CodeExists, CodeBadName, CodeOutsideFolder,
 		CodeTooLarge, CodeBinary, CodeNeedsConversion, CodeConflict, CodeNotLesson, CodeNothingToUndo, CodeWriteFailed,
-		CodeChangedOnDisk, CodeKeptBoth, CodeDeletedOnDisk, CodeNoDocumentsFolder}
+		CodeChangedOnDisk, CodeKeptBoth, CodeDeletedOnDisk, CodeNoDocumentsFolder, CodeNotPlainFile}
 	for _, c := range codes {
 		m, ok := Messages[c]
 		if !ok || m.Zh == "" || m.En == "" || m.Zh == m.En {

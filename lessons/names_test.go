@@ -1,6 +1,9 @@
 package lessons
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -60,6 +63,41 @@ func TestCheckName(t *testing.T) {
 	} {
 		if err := checkName(name); (err == nil) != ok {
 			t.Errorf("checkName(%q) = %v, want ok=%v", name, err, ok)
+		}
+	}
+}
+
+// TestNamesLoseInvisibleCharacters: a right-to-left override or another
+// invisible format character never reaches a file or folder name.
+func TestNamesLoseInvisibleCharacters(t *testing.T) {
+	l, root := newTestLibrary(t, map[string]string{"old.py": "", "old.md": ""})
+	tests := []struct {
+		name string
+		do   func() (string, error)
+		want string
+	}{
+		{"new lesson", func() (string, error) { return l.New("", "home\u202Ework\u200B.py") }, "homework.py"},
+		{"new group", func() (string, error) { return l.NewGroup("", "\u2066第1周\u2069\uFEFF") }, "第1周"},
+		{"rename", func() (string, error) { return l.Rename("old.py", "yp.exe\u202E") }, "yp.exe.py"},
+		{"rename group", func() (string, error) { return l.Rename("第1周", "第\u200F2周") }, "第2周"},
+		{"emoji sequence kept", func() (string, error) { return l.New("", "👩\u200D💻") }, "👩\u200D💻.py"},
+	}
+	for _, tt := range tests {
+		got, err := tt.do()
+		if err != nil || got != tt.want {
+			t.Errorf("%s = %+q, %v; want %+q", tt.name, got, err, tt.want)
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(got))); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(root, "yp.exe.md")); err != nil {
+		t.Errorf("instructions not renamed with the cleaned name: %v", err)
+	}
+	for _, name := range []string{"\u202E", "\u200B\u200D"} {
+		if _, err := l.New("", name); !errors.Is(err, ErrBadName) {
+			t.Errorf("New(%+q) = %v, want ErrBadName", name, err)
 		}
 	}
 }

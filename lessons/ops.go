@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"kidcoder/safefile"
 )
 
 func stemOf(name string) string { return strings.TrimSuffix(name, LessonExt) }
@@ -46,8 +48,10 @@ func (l *Library) groupDir(group string) (string, error) {
 
 // New creates an empty lesson called name (".py" optional) in group and
 // returns its path. It fails with ErrExists rather than replace a file.
+// Invisible format characters are left out of the name (see
+// [safefile.CleanName]), so the path returned may differ from name.
 func (l *Library) New(group, name string) (string, error) {
-	name = stemOf(name)
+	name = stemOf(safefile.CleanName(name))
 	if err := checkName(name); err != nil {
 		return "", err
 	}
@@ -59,8 +63,9 @@ func (l *Library) New(group, name string) (string, error) {
 	return rel, mapFSErr(rel, createNew(filepath.Join(dir, name+LessonExt), nil, 0o644))
 }
 
-// NewGroup creates a sub-folder called name in parent.
+// NewGroup creates a sub-folder called name, cleaned like [Library.New]'s, in parent.
 func (l *Library) NewGroup(parent, name string) (string, error) {
+	name = safefile.CleanName(name)
 	if err := checkName(name); err != nil {
 		return "", err
 	}
@@ -90,12 +95,13 @@ func (l *Library) companions(rel string) []string {
 }
 
 // Rename gives a lesson or group a new name in the same place and returns
-// its new path. A lesson's instructions are renamed with it.
+// its new path, cleaned like [Library.New]'s. A lesson's instructions are renamed with it.
 func (l *Library) Rename(rel, newName string) (string, error) {
 	if rel == "" {
 		return "", newErr(CodeBadName, rel, nil)
 	}
 	lesson := isLessonPath(rel)
+	newName = safefile.CleanName(newName)
 	if lesson {
 		newName = stemOf(newName)
 	}
@@ -289,10 +295,13 @@ func (l *Library) Undo(id string) ([]string, error) {
 		return nil, newErr(CodeNothingToUndo, id, nil)
 	}
 	slot := filepath.Join(trash, id)
-	var d Deleted
-	b, err := os.ReadFile(filepath.Join(slot, manifestName))
-	if err != nil || json.Unmarshal(b, &d) != nil || len(d.Paths) == 0 {
+	fi, err := os.Lstat(slot)
+	if err != nil {
 		return nil, newErr(CodeNothingToUndo, id, err)
+	}
+	d, ok := readDeleted(trash, fs.FileInfoToDirEntry(fi))
+	if !ok || len(d.Paths) == 0 {
+		return nil, newErr(CodeNothingToUndo, id, nil)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -319,6 +328,22 @@ func (l *Library) Undo(id string) ([]string, error) {
 	return restored, nil
 }
 
+// readDeleted reads the manifest of the deletion in trash entry e. Only a
+// real folder counts: a link planted in .trash could otherwise have Undo
+// move files in from anywhere. A manifest that is missing, damaged or not a
+// plain file (a FIFO, or a link to /dev/zero) leaves that one deletion out.
+func readDeleted(trash string, e fs.DirEntry) (Deleted, bool) {
+	var d Deleted
+	if !e.IsDir() {
+		return d, false
+	}
+	b, err := safefile.ReadFile(filepath.Join(trash, e.Name(), manifestName), maxMetaBytes)
+	if err != nil || json.Unmarshal(b, &d) != nil {
+		return Deleted{}, false
+	}
+	return d, true
+}
+
 // trashIDs lists restorable deletions, oldest first.
 func (l *Library) trashIDs(trash string) []string {
 	entries, err := os.ReadDir(trash)
@@ -331,12 +356,9 @@ func (l *Library) trashIDs(trash string) []string {
 	}
 	var items []item
 	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(trash, e.Name(), manifestName))
-		var d Deleted
-		if err != nil || json.Unmarshal(b, &d) != nil {
-			continue
+		if d, ok := readDeleted(trash, e); ok {
+			items = append(items, item{e.Name(), d.When})
 		}
-		items = append(items, item{e.Name(), d.When})
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		if !items[i].when.Equal(items[j].when) {

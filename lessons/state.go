@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"kidcoder/safefile"
 )
 
 // Position is where the child was in a lesson.
@@ -24,15 +26,21 @@ type State struct {
 // maxPositions bounds the file; the open lesson's position is always kept.
 const maxPositions = 200
 
+// maxMetaBytes bounds what is read of the app's own small JSON files in the
+// folder (state.json, a deletion's deleted.json): far more than they ever
+// hold, so a bigger one is not ours.
+const maxMetaBytes = 1 << 20
+
 func (l *Library) statePath() string {
 	return filepath.Join(l.root, stateDir, "state.json")
 }
 
-// State returns the remembered state. A missing or damaged file is an empty
-// state: forgetting where the child was is better than refusing to start.
+// State returns the remembered state. A missing, damaged or unreadable file
+// (a FIFO or link in its place, say) is an empty state: forgetting where the
+// child was is better than refusing, or never managing, to start.
 func (l *Library) State() State {
 	var s State
-	b, err := os.ReadFile(l.statePath())
+	b, err := safefile.ReadFile(l.statePath(), maxMetaBytes)
 	if err != nil || json.Unmarshal(b, &s) != nil {
 		return State{}
 	}

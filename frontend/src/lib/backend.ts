@@ -85,6 +85,8 @@ export interface Lesson {
   encoding: string;
   needsConversion: boolean;
   instructions?: string;
+  /** Why a NAME.md that is there was not read (a FIFO, a link out of the folder, too big). */
+  instructionsProblem?: Problem | null;
   dataFiles?: string[];
 }
 
