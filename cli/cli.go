@@ -285,6 +285,12 @@ func cmdSelftest(args []string, stdout, stderr io.Writer) int {
 		writeJSON(stdout, out)
 	} else {
 		fmt.Fprintf(stdout, "python:  %s\nsandbox: %s %s (%s)\n", eng.Python(), rep.Info.Kind, rep.Info.Version, rep.Info.Path)
+		c := rep.Info.Containment
+		bounds := strings.Join(c.Bounds, ", ")
+		if bounds == "" {
+			bounds = "none"
+		}
+		fmt.Fprintf(stdout, "limits:  %s, whole run: %s (%s)\n", c.Mechanism, bounds, c.Detail)
 		for _, p := range rep.Probes {
 			mark := "ok  "
 			if !p.OK {

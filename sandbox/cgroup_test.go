@@ -43,7 +43,7 @@ func TestCgroupLayouts(t *testing.T) {
 			v2Mount: "/sys/fs/cgroup/unified", v2Path: "/",
 			v1: map[string]v1Hierarchy{
 				"cpu": {"/sys/fs/cgroup/cpu", "/"}, "cpuacct": {"/sys/fs/cgroup/cpuacct", "/"}, "cpuset": {"/sys/fs/cgroup/cpuset", "/"},
-				"memory": {"/sys/fs/cgroup/memory", "/process_api/e429e174a69269d97394e0c1a96ae931"},
+				"memory":  {"/sys/fs/cgroup/memory", "/process_api/e429e174a69269d97394e0c1a96ae931"},
 				"devices": {"/sys/fs/cgroup/devices", "/"}, "freezer": {"/sys/fs/cgroup/freezer", "/"}, "blkio": {"/sys/fs/cgroup/blkio", "/"},
 				"pids": {"/sys/fs/cgroup/pids", "/"}, "name=systemd": {"/sys/fs/cgroup/systemd", "/"},
 			},

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -332,6 +333,53 @@ func BenchmarkPlainPython(b *testing.B) {
 	for b.Loop() {
 		if out, err := exec.Command(testPython, "-I", "-c", "print('hi')").Output(); err != nil || string(out) != "hi\n" {
 			b.Fatal(err)
+		}
+	}
+}
+
+// The idle allowance is one sum over the run: answering each question
+// before the allowance runs out does not reset it.
+func TestIdleAllowanceIsCumulative(t *testing.T) {
+	needSandbox(t)
+	pol := testPolicy()
+	pol.WallTime = 30 * time.Second
+	pol.IdleTime = 1500 * time.Millisecond
+	code := "import sys\nfor i in range(6):\n    print('ASK', i, flush=True)\n    sys.stdin.readline()\nprint('ANSWERED ALL')\n"
+	rec := &recorder{}
+	p := startCode(t, code, Spec{Policy: pol}, rec)
+	var asked atomic.Int32
+	rec.mu.Lock()
+	rec.onOut = func(s Stream, b []byte) {
+		for range strings.Count(string(b), "ASK") {
+			asked.Add(1)
+			// Each wait (0.6 s) is under the allowance; three of them are over it.
+			time.AfterFunc(600*time.Millisecond, func() { p.WriteInput([]byte("x\n")) })
+		}
+	}
+	rec.mu.Unlock()
+	o := p.Wait()
+	if o.Status != StatusTimeout || o.Limit != "idle" || strings.Contains(string(o.Stdout), "ANSWERED ALL") {
+		t.Fatalf("%s limit=%q after %d questions: %q", o.Status, o.Limit, asked.Load(), o.Stdout)
+	}
+}
+
+// Sleeping with stdin open is not waiting for input: the wall clock runs.
+// Nor is blocking on stdin while another process computes.
+func TestOnlyRealWaitingPausesTheClock(t *testing.T) {
+	needSandbox(t)
+	pol := testPolicy()
+	pol.WallTime = 1500 * time.Millisecond
+	pol.CPUTime = 30 * time.Second
+	pol.IdleTime = time.Minute
+	for name, code := range map[string]string{
+		"sleep":           "import time\ntime.sleep(20)\n",
+		"helper computes": "import os, sys\nif os.fork() == 0:\n    while True: pass\nsys.stdin.readline()\n",
+		"thread computes": "import sys, threading\ndef spin():\n    while True: pass\nthreading.Thread(target=spin, daemon=True).start()\nsys.stdin.readline()\n",
+	} {
+		p := startCode(t, code, Spec{Policy: pol}, nil)
+		o := p.Wait()
+		if o.Status != StatusTimeout || o.Limit != "" || o.Duration > 10*time.Second {
+			t.Errorf("%s: %s limit=%q after %v, want the wall clock's timeout", name, o.Status, o.Limit, o.Duration)
 		}
 	}
 }

@@ -20,11 +20,13 @@ import (
 // probe is one self-test: a plain Python program run through the real
 // sandbox, judged by the host from the outcome and from host-side state.
 type probe struct {
-	name  string
-	kind  string // "block" or "allow"
-	code  string
-	env   func(h *probeHost) []string
-	check func(h *probeHost, o Outcome) (bool, string)
+	name string
+	kind string // "block" or "allow"
+	code string
+	env  func(h *probeHost) []string
+	// policy adjusts the probe's limits, when it needs others.
+	policy func(p *Policy)
+	check  func(h *probeHost, o Outcome) (bool, string)
 }
 
 // probeHost is the host-side bait and evidence shared by the probes.
@@ -168,6 +170,52 @@ except OSError as e:
 		},
 	},
 	{
+		name: "hidden_memory", kind: "block",
+		// memfd and inotify are Linux calls; elsewhere they are simply absent.
+		code: `import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+made = []
+def tried(name, make):
+    try:
+        if make() >= 0:
+            made.append(name)
+    except (OSError, AttributeError):
+        pass
+tried("memfd", lambda: os.memfd_create("x"))
+tried("shm", lambda: libc.shmget(0, 1 << 20, 0o1600))
+tried("inotify", lambda: libc.inotify_init1(0))
+print("MADE " + " ".join(made) if made else "BLOCKED")
+`,
+		check: func(h *probeHost, o Outcome) (bool, string) { return expectLine(o, "BLOCKED") },
+	},
+	{
+		// Four processes, each far under the per-process limit, together
+		// over the run's: where a control group holds the run, the kernel
+		// ends it. Without one this is the documented fallback, and says so.
+		name: "whole_run_memory", kind: "block",
+		code: `import os, time
+for i in range(3):
+    if os.fork() == 0:
+        break
+b = bytearray(48 << 20)
+for j in range(0, len(b), 4096):
+    b[j] = 1
+time.sleep(1)
+print("HELD")
+`,
+		policy: func(p *Policy) { p.MemoryBytes = 128 << 20 },
+		check: func(h *probeHost, o Outcome) (bool, string) {
+			c := ContainmentInfo()
+			if c.Mechanism == MechRlimits {
+				return true, "no control group (" + c.Detail + "): memory is bounded per process"
+			}
+			if o.Status != StatusMemory {
+				return false, c.Mechanism + ": " + unexpected(o)
+			}
+			return true, fmt.Sprintf("%s ended the run at %d MiB", c.Mechanism, o.RunMemoryPeak>>20)
+		},
+	},
+	{
 		name: "print", kind: "allow",
 		code: "print('你好, sandbox')\n",
 		check: func(h *probeHost, o Outcome) (bool, string) {
@@ -305,6 +353,9 @@ func runProbe(ctx context.Context, h *probeHost, python string, pr probe) Probe 
 	}
 	pol := DefaultPolicy()
 	pol.MaxProcs = probeProcs
+	if pr.policy != nil {
+		pr.policy(&pol)
+	}
 	spec := Spec{
 		Policy: pol,
 		Python: python,
