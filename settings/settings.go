@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"kidcoder/atomicfile"
+	"kidcoder/safefile"
 	"os"
 	"path/filepath"
 )
@@ -59,11 +60,17 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, "kidcoder", "settings.json"), nil
 }
 
+// maxFileBytes bounds the settings file read: a real one is a few hundred bytes.
+const maxFileBytes = 1 << 20
+
 // Load reads the settings at path. A missing file gives the defaults; a
 // broken one gives the defaults with Warning set, and is moved aside as
-// path.broken so the family can look at it, never a failure.
+// path.broken so the family can look at it, never a failure. Broken
+// includes what is not a plain file of sensible size (a FIFO, a device, a
+// symbolic link): it is never waited on or read without end, and moving it
+// aside moves the link itself, not what it points to.
 func Load(path string) Settings {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, maxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Defaults()
 	}

@@ -3,8 +3,10 @@ package settings
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoadMissingGivesDefaults(t *testing.T) {
@@ -52,5 +54,41 @@ func TestSaveClampsAndRoundTrips(t *testing.T) {
 		if strings.HasSuffix(e.Name(), ".tmp") {
 			t.Errorf("temp file left behind: %s", e.Name())
 		}
+	}
+}
+
+// TestNotAPlainFileIsBroken: a FIFO or a link to /dev/zero as the settings
+// file gives the defaults at once, with a warning, and is moved aside.
+func TestNotAPlainFileIsBroken(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev/zero on Windows")
+	}
+	for _, tt := range []struct {
+		name  string
+		plant func(p string) error
+	}{
+		{"FIFO", func(p string) error { return mkfifo(p) }},
+		{"link to /dev/zero", func(p string) error { return os.Symlink("/dev/zero", p) }},
+		{"too large", func(p string) error { return os.WriteFile(p, make([]byte, maxFileBytes+1), 0o644) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "settings.json")
+			if err := tt.plant(p); err != nil {
+				t.Skip(err)
+			}
+			done := make(chan Settings, 1)
+			go func() { done <- Load(p) }()
+			select {
+			case s := <-done:
+				if s.Warning == "" || s.FontSize != Defaults().FontSize {
+					t.Errorf("got %+v, want the defaults with a warning", s)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Load still blocked after 10 s")
+			}
+			if _, err := os.Lstat(p + ".broken"); err != nil {
+				t.Errorf("not moved aside: %v", err)
+			}
+		})
 	}
 }
