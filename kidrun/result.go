@@ -75,24 +75,12 @@ func (e *ErrorInfo) clean() *ErrorInfo {
 	return out
 }
 
-var pngSig = []byte("\x89PNG\r\n\x1a\n")
-
+// valid is the collector's cheap first look at each image of every result
+// frame: a known type and a size that can pass checkImages. The full check
+// runs once, on the report that stands (buildResult).
 func (im Image) valid() bool {
-	if len(im.Data) > 16<<20 {
-		return false
-	}
-	head, err := base64.StdEncoding.DecodeString(im.Data[:min(len(im.Data), 16)])
-	if err != nil && len(head) == 0 {
-		return false
-	}
-	switch im.Mime {
-	case "image/png":
-		return len(head) >= len(pngSig) && string(head[:len(pngSig)]) == string(pngSig)
-	case "image/svg+xml":
-		_, err := base64.StdEncoding.DecodeString(im.Data)
-		return err == nil
-	}
-	return false
+	return (im.Mime == "image/png" || im.Mime == "image/svg+xml") &&
+		len(im.Data) <= base64.StdEncoding.EncodedLen(maxImageBytes)
 }
 
 // buildResult joins what the host observed with what the runner reported.
@@ -105,7 +93,7 @@ func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string)
 		Stdout:     ValidText(out.Stdout),
 		Stderr:     ValidText(out.Stderr),
 		Truncated:  out.Truncated,
-		Images:     rep.Images,
+		Images:     checkImages(rep.Images),
 		Drawing:    rep.Drawing,
 		Stopped:    out.Stopped,
 		Notices:    rep.Notices,
@@ -115,9 +103,6 @@ func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string)
 			MemoryMiB:   p.MemoryBytes >> 20,
 			OutputKiB:   p.OutputBytes >> 10,
 		},
-	}
-	if r.Images == nil {
-		r.Images = []Image{}
 	}
 	// The runner's explanation only stands beside a verdict that agrees with it.
 	if out.Status == sandbox.StatusError || out.Status == sandbox.StatusMemory {
