@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"kidcoder/safefile"
 )
 
 // MetaDir is the hidden folder beside an imported pack's lessons that holds
@@ -260,16 +262,20 @@ func plan(p *Pack, lessonsDir, lang string) (*Plan, *installed, error) {
 		rel := pl.Folder + "/" + name
 		keep := false
 		if lessonsDir != "" {
-			cur, err := os.ReadFile(filepath.Join(root, name))
-			exists := err == nil
+			cur, err := safefile.ReadFile(filepath.Join(root, name), MaxFileBytes)
+			// Something there that is not a plain file we can read (a link,
+			// a FIFO, too big) is not ours to judge: it counts as the child's.
+			exists := !errors.Is(err, fs.ErrNotExist)
 			switch {
 			case strings.HasSuffix(name, ".py"):
 				keep = exists // the child's code, whatever it holds
 			case strings.HasSuffix(name, ".md") && isLessonID(m, strings.TrimSuffix(name, ".md")):
 				keep = false // instructions belong to the teacher
+			case err != nil:
+				keep = exists
 			default:
 				// A data file the child changed stays; one still as imported is updated.
-				keep = exists && (prev == nil || prev.Written[name] != sha(cur)) && sha(cur) != sha(files[name])
+				keep = (prev == nil || prev.Written[name] != sha(cur)) && sha(cur) != sha(files[name])
 			}
 		}
 		if keep {
@@ -343,11 +349,12 @@ func readInstalled(packDir string) (*installed, error) {
 }
 
 // FolderName turns a pack title into a folder name that is valid on every
-// OS a lessons folder may be synced to; fallback is used when nothing of
-// the title survives.
+// OS a lessons folder may be synced to and shows what it is: invisible
+// format characters such as a right-to-left override are left out (see
+// [safefile.CleanName]). fallback is used when nothing of the title survives.
 func FolderName(title, fallback string) string {
 	var b strings.Builder
-	for _, r := range title {
+	for _, r := range safefile.CleanName(title) {
 		switch {
 		case r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r):
 			b.WriteRune(' ')

@@ -201,16 +201,39 @@ func TestImportNameClash(t *testing.T) {
 
 func TestFolderName(t *testing.T) {
 	for in, want := range map[string]string{
-		"Turtle: basics/1": "Turtle basics 1",
-		"..hidden":         "hidden",
-		"  ":               "fallback",
-		"con":              "fallback",
-		"a\x00b":           "a b",
-		"第 1 周?":           "第 1 周",
+		"Turtle: basics/1":         "Turtle basics 1",
+		"..hidden":                 "hidden",
+		"  ":                       "fallback",
+		"con":                      "fallback",
+		"a\x00b":                   "a b",
+		"第 1 周?":                   "第 1 周",
+		"Homework \u202Egnp.py":    "Homework gnp.py",
+		"\u2066Shapes\u2069\u200B": "Shapes",
+		"👩\u200D💻 code":            "👩\u200D💻 code",
+		"\u202E\uFEFF":             "fallback",
 	} {
 		if got := FolderName(in, "fallback"); got != want {
 			t.Errorf("FolderName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestImportTitleWithBidiOverride: a title that a right-to-left override
+// would display reversed becomes a folder name without it.
+func TestImportTitleWithBidiOverride(t *testing.T) {
+	src := scaffoldDir(t)
+	editManifest(t, src, func(m *Manifest) { m.Title.EN = "Homework \u202Egnp.py" })
+	lessons := t.TempDir()
+	pl, err := Import(buildTo(t, src), lessons, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Folder != "Homework gnp.py" {
+		t.Fatalf("folder %+q", pl.Folder)
+	}
+	entries, _ := os.ReadDir(lessons)
+	if len(entries) != 1 || entries[0].Name() != "Homework gnp.py" {
+		t.Fatalf("lessons folder holds %v", entries)
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"kidcoder/safefile"
 )
 
 // Pack is a pack read fully into memory and verified: every file it names
@@ -112,51 +114,54 @@ func plainPath(dir, name string) error {
 	return nil
 }
 
+// readPlain reads a pack path under dir after plainPath's checks; the read
+// is from a descriptor that refuses a FIFO, device or link swapped in since.
 func readPlain(dir, name string, max int64) ([]byte, error) {
 	if err := plainPath(dir, name); err != nil {
 		return nil, err
 	}
-	cur := filepath.Join(dir, filepath.FromSlash(name))
-	f, err := os.Open(cur)
+	b, err := safefile.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), max)
 	if err != nil {
-		return nil, fileErr(dir, name, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fileErr(dir, name, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fileErr(dir, name, ErrNotRegular)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fileErr(dir, name, err)
-	}
-	if int64(len(b)) > max {
-		return nil, fileErr(dir, name, fmt.Errorf("%w: larger than %d bytes", ErrTooLarge, max))
+		return nil, fileErr(dir, name, plainErr(err, max))
 	}
 	return b, nil
+}
+
+// plainErr gives safefile's refusals this package's sentinels.
+func plainErr(err error, max int64) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ErrMissing
+	case errors.Is(err, safefile.ErrNotRegular), errors.Is(err, safefile.ErrSymlink):
+		return ErrNotRegular
+	case errors.Is(err, safefile.ErrTooLarge):
+		return fmt.Errorf("%w: larger than %d bytes", ErrTooLarge, max)
+	}
+	return err
 }
 
 // loadFile reads a built .kidpack. Every bound is enforced on the bytes
 // actually read, not on the sizes the archive claims.
 func loadFile(file string) (*Pack, error) {
-	f, err := os.Open(file)
+	// The family chose this file, perhaps through a link (a shortcut into
+	// Downloads); what it points to must still be a plain file, opened
+	// without waiting on a FIFO.
+	target, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return nil, err
+	}
+	f, fi, err := safefile.Open(target, MaxPackBytes)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, fileErr(file, "", fmt.Errorf("%w: the pack is larger than %d bytes", ErrTooLarge, MaxPackBytes))
+	}
+	if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrSymlink) {
+		return nil, fileErr(file, "", ErrNotRegular)
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fileErr(file, "", ErrNotRegular)
-	}
-	if fi.Size() > MaxPackBytes {
-		return nil, fileErr(file, "", fmt.Errorf("%w: the pack is larger than %d bytes", ErrTooLarge, MaxPackBytes))
-	}
+	// The zip reader reads only within the size checked on the descriptor.
 	return readZip(file, f, fi.Size())
 }
 

@@ -55,8 +55,9 @@ func LoadProgress(packDir string) (map[string]ExerciseProgress, error) {
 func readProgress(packDir string) (*progressFile, error) {
 	pf := &progressFile{Version: 1, Exercises: map[string]*ExerciseProgress{}}
 	b, err := readPlain(filepath.Join(packDir, MetaDir), progressName, maxProgressBytes)
-	var fe *FileError
-	if errors.As(err, &fe) && errors.Is(fe.Err, ErrMissing) {
+	if noFile(err) {
+		// A FIFO or link in its place is no progress of ours; the next
+		// attempt replaces it with a real file.
 		return pf, nil
 	}
 	if err != nil {
@@ -122,6 +123,14 @@ func RecordAttempt(packDir, id string, passed bool, at time.Time) (ExerciseProgr
 	})
 }
 
+// noFile reports whether err says a metadata file is missing or is not a
+// plain file (a FIFO, device or link put in its place): none that import
+// or progress wrote.
+func noFile(err error) bool {
+	var fe *FileError
+	return errors.As(err, &fe) && (errors.Is(fe.Err, ErrMissing) || errors.Is(fe.Err, ErrNotRegular))
+}
+
 // Installed is a pack imported into a lessons folder.
 type Installed struct {
 	Dir      string   // the pack's folder
@@ -143,11 +152,10 @@ func FindLesson(lessonFile string) (*Installed, *Exercise, error) {
 	dir := filepath.Dir(lessonFile)
 	id := strings.TrimSuffix(filepath.Base(lessonFile), ".py")
 	in, err := OpenInstalled(dir)
+	if noFile(err) {
+		return nil, nil, ErrNotInPack
+	}
 	if err != nil {
-		var fe *FileError
-		if errors.As(err, &fe) && errors.Is(fe.Err, ErrMissing) {
-			return nil, nil, ErrNotInPack
-		}
 		return nil, nil, err
 	}
 	for i := range in.Manifest.Exercises {
@@ -295,11 +303,10 @@ func Summaries(lessonsDir string) ([]PackSummary, error) {
 		}
 		dir := filepath.Join(lessonsDir, e.Name())
 		in, err := OpenInstalled(dir)
+		if noFile(err) || errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
-			var fe *FileError
-			if errors.As(err, &fe) && errors.Is(fe.Err, ErrMissing) || errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
 			return nil, err
 		}
 		prog, err := LoadProgress(dir)

@@ -1,0 +1,181 @@
+//go:build unix
+
+package packs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// promptly runs fn and fails the test if it has not returned within a
+// generous 10 s (a FIFO waited on) or if it allocates more than 512 MiB on
+// the way (a link to /dev/zero read to its end).
+func promptly[T any](t *testing.T, what string, fn func() T) T {
+	t.Helper()
+	const budget = 512 << 20
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	allocated := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
+	start := allocated()
+	done := make(chan T, 1)
+	go func() { done <- fn() }()
+	deadline := time.After(10 * time.Second)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case v := <-done:
+			return v
+		case <-deadline:
+			t.Fatalf("%s: still blocked after 10 s", what)
+		case <-tick.C:
+			if n := allocated() - start; n > budget {
+				t.Fatalf("%s: allocated %d MiB and counting", what, n>>20)
+			}
+		}
+	}
+}
+
+// notPlain are the things a red team put where the app keeps a file.
+var notPlain = []struct {
+	name  string
+	plant func(p string) error
+}{
+	{"FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+	{"link to /dev/zero", func(p string) error { return os.Symlink("/dev/zero", p) }},
+}
+
+func plant(t *testing.T, p string, fn func(string) error) {
+	t.Helper()
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if err := fn(p); err != nil {
+		t.Skipf("can't plant %s: %v", p, err)
+	}
+}
+
+// TestReimportBesideNotPlainData: a data file beside the lessons replaced by
+// a FIFO or a link to /dev/zero is the child's, kept, and never read.
+func TestReimportBesideNotPlainData(t *testing.T) {
+	for _, tt := range notPlain {
+		t.Run(tt.name, func(t *testing.T) {
+			src := scaffoldDir(t)
+			withData(t, src)
+			pack := buildTo(t, src)
+			lessons := t.TempDir()
+			pl, err := Import(pack, lessons, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			data := filepath.Join(lessons, pl.Folder, "sizes.txt")
+			plant(t, data, tt.plant)
+			type planned struct {
+				pl  *Plan
+				err error
+			}
+			for _, op := range []struct {
+				name string
+				fn   func(string, string, string) (*Plan, error)
+			}{{"Preview", Preview}, {"Import", Import}} {
+				p := promptly(t, op.name, func() planned { pl, err := op.fn(pack, lessons, "en"); return planned{pl, err} })
+				if p.err != nil {
+					t.Fatalf("%s: %v", op.name, p.err)
+				}
+				if !slices.Contains(p.pl.Kept, pl.Folder+"/sizes.txt") {
+					t.Errorf("%s keeps %v, want the planted data file among them", op.name, p.pl.Kept)
+				}
+			}
+			if fi, err := os.Lstat(data); err != nil || fi.Mode().IsRegular() {
+				t.Errorf("the planted file was replaced: %v", err)
+			}
+		})
+	}
+}
+
+// TestProgressNotPlain: progress.json as a FIFO or a link to /dev/zero is
+// no progress yet; the summary still lists the pack, and the next attempt
+// replaces it with a real file.
+func TestProgressNotPlain(t *testing.T) {
+	for _, tt := range notPlain {
+		t.Run(tt.name, func(t *testing.T) {
+			lessons := t.TempDir()
+			pl, err := Import(buildTo(t, scaffoldDir(t)), lessons, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(lessons, pl.Folder)
+			plant(t, filepath.Join(dir, MetaDir, progressName), tt.plant)
+			type listed struct {
+				sums []PackSummary
+				err  error
+			}
+			l := promptly(t, "Summaries", func() listed { s, err := Summaries(lessons); return listed{s, err} })
+			if l.err != nil || len(l.sums) != 1 || l.sums[0].Attempts != 0 {
+				t.Fatalf("Summaries = %+v, %v", l.sums, l.err)
+			}
+			if err := promptly(t, "RecordAttempt", func() error {
+				_, err := RecordAttempt(dir, "01-square", true, time.Now())
+				return err
+			}); err != nil {
+				t.Fatalf("RecordAttempt: %v", err)
+			}
+			prog, err := LoadProgress(dir)
+			if err != nil || !prog["01-square"].Solved {
+				t.Errorf("progress after the attempt: %+v, %v", prog, err)
+			}
+		})
+	}
+}
+
+// TestInstalledNotPlain: installed.json as a FIFO or a link to /dev/zero is
+// no pack: its lessons are plain lessons and the summary leaves it out.
+func TestInstalledNotPlain(t *testing.T) {
+	for _, tt := range notPlain {
+		t.Run(tt.name, func(t *testing.T) {
+			lessons := t.TempDir()
+			pl, err := Import(buildTo(t, scaffoldDir(t)), lessons, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(lessons, pl.Folder)
+			plant(t, filepath.Join(dir, MetaDir, installedName), tt.plant)
+			if err := promptly(t, "FindLesson", func() error {
+				_, _, err := FindLesson(filepath.Join(lessons, pl.Exercises[0].Lesson))
+				return err
+			}); !errors.Is(err, ErrNotInPack) {
+				t.Errorf("FindLesson = %v, want ErrNotInPack", err)
+			}
+			type listed struct {
+				sums []PackSummary
+				err  error
+			}
+			if l := promptly(t, "Summaries", func() listed { s, err := Summaries(lessons); return listed{s, err} }); l.err != nil || len(l.sums) != 0 {
+				t.Errorf("Summaries = %+v, %v", l.sums, l.err)
+			}
+		})
+	}
+}
+
+// TestLoadNotPlainPack: a .kidpack that is a FIFO is refused at once; one
+// reached through a link the family chose still loads.
+func TestLoadNotPlainPack(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "p.kidpack")
+	plant(t, fifo, notPlain[0].plant)
+	if err := promptly(t, "Load", func() error { _, err := Load(fifo); return err }); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("Load(FIFO) = %v, want ErrNotRegular", err)
+	}
+	link := filepath.Join(dir, "link.kidpack")
+	if err := os.Symlink(buildTo(t, scaffoldDir(t)), link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(link); err != nil {
+		t.Errorf("Load through a link: %v", err)
+	}
+}
