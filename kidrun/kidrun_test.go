@@ -380,7 +380,8 @@ sys.exit(0 if kids < 64 else 9)
 	}
 	res := r.Wait()
 	p := e.Policy()
-	want := fmt.Sprintf("(%d, %d) (%d, %d) (%d, %d)", p.MaxProcs, p.MaxProcs, p.MemoryBytes, p.MemoryBytes, p.FileSizeBytes, p.FileSizeBytes)
+	as, procs := sandbox.ProcessLimits(p)
+	want := fmt.Sprintf("(%d, %d) (%d, %d) (%d, %d)", procs, procs, as, as, p.FileSizeBytes, p.FileSizeBytes)
 	if !strings.Contains(res.Stdout, want) {
 		t.Errorf("limits seen by the program: %q, want %s", res.Stdout, want)
 	}

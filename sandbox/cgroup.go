@@ -247,3 +247,17 @@ func containmentOf(place cgroupPlace, why string) Containment {
 	}
 	return Containment{Mechanism: MechRlimits, Bounds: []string{"cpu"}, Detail: why}
 }
+
+// groupAddressSpace is each process's address-space limit when a control
+// group bounds the run's memory: twice the run's memory, so the group's
+// limit is reached first.
+func groupAddressSpace(p Policy) int64 { return 2 * p.MemoryBytes }
+
+// effectivePolicy is the policy a run gets on this machine: without a
+// control group memory is bounded per process only, so fewer processes may exist.
+func effectivePolicy(p Policy, contained bool) Policy {
+	if !contained {
+		p.MaxProcs = min(p.MaxProcs, fallbackMaxProcs)
+	}
+	return p
+}

@@ -341,3 +341,17 @@ func (g *runGroup) remove() {
 		}
 	}
 }
+
+// ProcessLimits are the per-process address-space and process-count limits
+// a run's processes get on this machine under policy p: with a control
+// group the group's memory limit binds first, without one fewer processes
+// may exist.
+func ProcessLimits(p Policy) (addressSpace int64, procs int) {
+	place, _ := containment()
+	contained := place.Version != 0
+	q := effectivePolicy(p, contained)
+	if contained {
+		return groupAddressSpace(q), q.MaxProcs
+	}
+	return q.MemoryBytes, q.MaxProcs
+}

@@ -202,7 +202,8 @@ func ContainmentInfo() Containment {
 	return containmentOf(cgroupPlace{}, "macOS has no control groups; the profile allows a single process")
 }
 
-func effectivePolicy(p Policy, contained bool) Policy { return p }
-
 // fionread is FIONREAD from sys/filio.h: _IOR('f', 127, int).
 const fionread = 0x4004667f
+
+// ProcessLimits are the policy's own: the one process is the run.
+func ProcessLimits(p Policy) (addressSpace int64, procs int) { return p.MemoryBytes, p.MaxProcs }

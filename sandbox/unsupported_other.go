@@ -41,7 +41,8 @@ func ContainmentInfo() Containment {
 	return containmentOf(cgroupPlace{}, "no sandbox on this platform")
 }
 
-func effectivePolicy(p Policy, contained bool) Policy { return p }
-
 // detectForSelfTest is how the self-test learns the sandbox tool.
 func detectForSelfTest() (Info, error) { return Detect() }
+
+// ProcessLimits are the policy's own here.
+func ProcessLimits(p Policy) (addressSpace int64, procs int) { return p.MemoryBytes, p.MaxProcs }
