@@ -15,6 +15,7 @@ import (
 
 	"kidcoder/buildinfo"
 	"kidcoder/python"
+	"kidcoder/safefile"
 	"kidcoder/sandbox"
 )
 
@@ -368,17 +369,27 @@ func NormLang(lang string) string {
 	return "en"
 }
 
-// copyFile copies a regular file (never following a link) into the staging folder.
+// copyFile copies a regular file into the staging folder from the very
+// descriptor that was checked, so a link, FIFO or device swapped in for src
+// after it was listed is refused, never followed, waited on or read without end.
 func copyFile(src, dst string) error {
-	fi, err := os.Lstat(src)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxDataFile {
-		return fmt.Errorf("not a data file: %s", src)
+	in, _, err := safefile.Open(src, maxDataFile)
+	if err != nil {
+		return fmt.Errorf("not a data file: %w", err)
 	}
-	data, err := os.ReadFile(src)
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(dst, data, 0o644)
+	_, err = safefile.Copy(out, in, maxDataFile)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(dst)
+	}
+	return err
 }
 
 // maxDataFile bounds one data file handed to a program.
