@@ -3,7 +3,6 @@ package cli
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -227,28 +226,6 @@ func explainResult(w io.Writer, r *kidrun.Result) {
 	if r.Message != "" {
 		fmt.Fprintf(w, "\n%s\n", r.Message)
 	}
-}
-
-func writeImages(dir string, images []kidrun.Image) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	fig := 0
-	for _, im := range images {
-		data, err := base64.StdEncoding.DecodeString(im.Data)
-		if err != nil {
-			continue
-		}
-		name := "turtle.svg"
-		if im.Mime == "image/png" {
-			fig++
-			name = fmt.Sprintf("figure-%d.png", fig)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func writeJSON(w io.Writer, v any) {
