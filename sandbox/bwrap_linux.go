@@ -233,6 +233,7 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	if err != nil {
 		return nil, nil, err
 	}
+	closeInheritedOnExec()
 	s := &sysState{runAs: info.RunAsUID, pidfd: -1, infoDone: make(chan struct{})}
 	defer func() {
 		if err != nil {
@@ -331,6 +332,23 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(s.runAs), Gid: uint32(s.runAs), Groups: []uint32{}}
 	}
 	return cmd, s, nil
+}
+
+// closeInheritedOnExec marks every descriptor above stderr close-on-exec.
+// Go opens its own that way, but descriptors the app inherited from
+// whatever started it do not get it and would pass through bwrap into the
+// sandbox; the pipes and files a run is meant to have are placed by
+// ExtraFiles, which clears the flag on the child's copies.
+func closeInheritedOnExec() {
+	if unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	ents, _ := os.ReadDir("/proc/self/fd")
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC)
+		}
+	}
 }
 
 // openCopies opens the host files the run gets copies of: the read-only

@@ -9,9 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -381,5 +383,26 @@ func TestOnlyRealWaitingPausesTheClock(t *testing.T) {
 		if o.Status != StatusTimeout || o.Limit != "" || o.Duration > 10*time.Second {
 			t.Errorf("%s: %s limit=%q after %v, want the wall clock's timeout", name, o.Status, o.Limit, o.Duration)
 		}
+	}
+}
+
+// A descriptor the app inherited without close-on-exec (from whatever
+// started it) never reaches the sandbox: only stdin, stdout, stderr and,
+// with frames, fds 3 and 4.
+func TestInheritedDescriptorsStayOutside(t *testing.T) {
+	needSandbox(t)
+	var fds [2]int
+	if err := syscall.Pipe(fds[:]); err != nil { // no O_CLOEXEC, like an inherited fd
+		t.Fatal(err)
+	}
+	defer syscall.Close(fds[0])
+	defer syscall.Close(fds[1])
+	code := "import os\nprint(sorted(int(n) for n in os.listdir('/proc/self/fd')))\n"
+	p := startCode(t, code, Spec{Frames: true}, nil)
+	p.CloseInput()
+	o := p.Wait()
+	// The listing itself holds one more descriptor while it runs.
+	if o.Status != StatusOK || !regexp.MustCompile(`^\[0, 1, 2, 3, 4, \d+\]$`).MatchString(strings.TrimSpace(string(o.Stdout))) {
+		t.Fatalf("descriptors in the sandbox: %s %q %q", o.Status, o.Stdout, o.Stderr)
 	}
 }

@@ -1,0 +1,64 @@
+package kidrun
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"kidcoder/sandbox"
+)
+
+// A program that finds the runner's private frame pipe and keeps saying
+// "waiting for input" (and "done", to re-arm any idle limit) while it
+// computes and sleeps gets no extra time: the wall clock goes by what the
+// host sees, and the run ends as a timeout within its wall budget.
+func TestForgedInputFramesDoNotPauseTheClock(t *testing.T) {
+	e := testEngine(t)
+	code := `import fcntl, os, struct, time
+frames = []
+for name in os.listdir("/proc/self/fd"):
+    fd = int(name)
+    try:
+        if fd > 2 and os.readlink("/proc/self/fd/%d" % fd).startswith("pipe:") and \
+                fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY:
+            frames.append(fd)
+    except OSError:
+        pass
+print("FRAME FDS", len(frames), flush=True)
+def say(b):
+    for fd in frames:
+        try:
+            os.write(fd, struct.pack(">I", len(b)) + b)
+        except OSError:
+            pass
+t0 = time.time()
+while time.time() - t0 < 30:
+    say(b'{"type":"input","prompt":"? "}')
+    end = time.time() + 0.05
+    while time.time() < end:
+        pass
+    time.sleep(0.05)
+    say(b'{"type":"input_done"}')
+print("OUTLASTED THE CLOCK")
+`
+	pol := e.Policy()
+	pol.WallTime = 2 * time.Second
+	pol.CPUTime = 60 * time.Second
+	pol.IdleTime = 3 * time.Second
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "forge.py", Interactive: true, Policy: &pol}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.Wait()
+	if !strings.Contains(res.Stdout, "FRAME FDS 1") {
+		t.Fatalf("the attack did not find the frame pipe: %q %q", res.Stdout, res.Stderr)
+	}
+	if res.Status != string(sandbox.StatusTimeout) || strings.Contains(res.Stdout, "OUTLASTED") {
+		t.Fatalf("status %s after %d ms: %q", res.Status, res.DurationMS, res.Stdout)
+	}
+	// The wall budget plus sampling slack, far from the 30 s the program wanted.
+	if res.DurationMS > 10000 {
+		t.Errorf("the run lasted %d ms against a 2 s wall clock", res.DurationMS)
+	}
+}
