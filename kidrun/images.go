@@ -24,11 +24,13 @@ import (
 // out again from an allow-list of elements and attributes. A picture that
 // fails is dropped whole.
 
-// Bounds on pictures. A turtle SVG and a matplotlib PNG stay far below them
-// (the runner keeps its whole result frame under 15 MiB).
+// Bounds on pictures. The runner keeps its whole result frame under 15 MiB
+// of JSON, so a real picture is at most 11.25 MiB decoded, and an SVG of
+// that size holds under 300k elements (the smallest it writes, a dot, takes
+// 44 bytes): these bounds never drop a drawing the runner can send.
 const (
 	maxImageBytes  = 12 << 20 // decoded, per picture, in and out
-	maxSVGElements = 1 << 18
+	maxSVGElements = 1 << 19
 	maxSVGDepth    = 32 // the runner's SVGs nest three deep (svg, text, tspan)
 	maxPNGSide     = 16384
 	maxPNGPixels   = 1 << 25 // 32 Mpx: 128 MiB as RGBA in the window
