@@ -1,9 +1,15 @@
 package lessons
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+
+	"kidcoder/safefile"
 )
+
+// maxUserDirs bounds what is read of user-dirs.dirs, a file of a dozen lines.
+const maxUserDirs = 64 << 10
 
 func documentsDir() (string, error) {
 	home, err := os.UserHomeDir()
@@ -14,10 +20,15 @@ func documentsDir() (string, error) {
 	if config == "" {
 		config = filepath.Join(home, ".config")
 	}
-	if f, err := os.Open(filepath.Join(config, "user-dirs.dirs")); err == nil {
-		defer f.Close()
-		if d := parseUserDirs(f, home); d != "" {
-			return d, nil
+	// The user's own file, often a link from a dotfiles folder, so links
+	// are followed; what they lead to must still be a plain file, or a FIFO
+	// or a link to /dev/urandom there would stall every start.
+	if p, err := filepath.EvalSymlinks(filepath.Join(config, "user-dirs.dirs")); err == nil {
+		if f, _, err := safefile.Open(p, maxUserDirs); err == nil {
+			defer f.Close()
+			if d := parseUserDirs(io.LimitReader(f, maxUserDirs), home); d != "" {
+				return d, nil
+			}
 		}
 	}
 	return filepath.Join(home, "Documents"), nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/metrics"
 	"slices"
 	"syscall"
@@ -233,5 +234,40 @@ func TestOpenLessonBecomesAFIFO(t *testing.T) {
 	ev := promptly(t, "checkOpen", l.checkOpen)
 	if ev == nil || ev.Kind != LessonUnreadable || ev.Problem == nil || ev.Problem.Code != CodeNotPlainFile {
 		t.Fatalf("checkOpen = %+v, want unreadable: %s", ev, CodeNotPlainFile)
+	}
+}
+
+// TestUserDirsNotAPlainFile: a FIFO or a link to /dev/urandom as
+// user-dirs.dirs leaves the default Documents folder, at once; a link to a
+// real file (a dotfiles folder) is still read.
+func TestUserDirsNotAPlainFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("user-dirs.dirs is read on Linux only")
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	config := filepath.Join(home, ".config")
+	t.Setenv("XDG_CONFIG_HOME", config)
+	p := filepath.Join(config, "user-dirs.dirs")
+	dotfile := filepath.Join(home, "dotfiles", "user-dirs.dirs")
+	os.MkdirAll(filepath.Dir(dotfile), 0o755)
+	os.WriteFile(dotfile, []byte("XDG_DOCUMENTS_DIR=\"$HOME/文档\"\n"), 0o644)
+	for _, tt := range []struct {
+		name  string
+		plant func(t *testing.T, p string)
+		want  string
+	}{
+		{"FIFO", mkfifo, "Documents"},
+		{"link to /dev/urandom", func(t *testing.T, p string) { symlinkTo(t, "/dev/urandom", p) }, "Documents"},
+		{"link to a real file", func(t *testing.T, p string) { symlinkTo(t, dotfile, p) }, "文档"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			os.Remove(p)
+			tt.plant(t, p)
+			got := promptly(t, "documentsDir", func() string { d, _ := documentsDir(); return d })
+			if got != filepath.Join(home, tt.want) {
+				t.Errorf("documentsDir = %q, want %q", got, filepath.Join(home, tt.want))
+			}
+		})
 	}
 }
