@@ -62,3 +62,22 @@ print("OUTLASTED THE CLOCK")
 		t.Errorf("the run lasted %d ms against a 2 s wall clock", res.DurationMS)
 	}
 }
+
+// Each whole-run bound that ends a run is named, in both languages.
+func TestLimitMessages(t *testing.T) {
+	p := sandbox.DefaultPolicy()
+	for _, tt := range []struct {
+		out    sandbox.Outcome
+		zh, en string
+	}{
+		{sandbox.Outcome{Status: sandbox.StatusTimeout, Limit: "cpu"}, "10 秒的电脑时间", "10 s of computer time"},
+		{sandbox.Outcome{Status: sandbox.StatusTimeout, Limit: "idle"}, "等你输入", "300 s in all"},
+		{sandbox.Outcome{Status: sandbox.StatusKilled, Limit: "files"}, "最多 10000 个", "at most 10000"},
+		{sandbox.Outcome{Status: sandbox.StatusTimeout}, "运行超过 10 秒", "longer than 10 s"},
+	} {
+		zh, en := buildResult(tt.out, report{}, p, "zh"), buildResult(tt.out, report{}, p, "en")
+		if !strings.Contains(zh.Message, tt.zh) || !strings.Contains(en.Message, tt.en) || en.Limit != tt.out.Limit {
+			t.Errorf("%s/%s: %q / %q (limit %q)", tt.out.Status, tt.out.Limit, zh.Message, en.Message, en.Limit)
+		}
+	}
+}

@@ -23,7 +23,11 @@ type Result struct {
 	Images     []Image         `json:"images"`
 	Drawing    json.RawMessage `json:"drawing,omitempty"`
 	Stopped    bool            `json:"stopped,omitempty"`
-	Limits     Limits          `json:"limits"`
+	// Limit names the bound that ended the run when the status alone does
+	// not: "cpu" (the run's CPU time), "idle" (waited for input too long),
+	// "files" (the scratch's file count); absent otherwise.
+	Limit  string `json:"limit,omitempty"`
+	Limits Limits `json:"limits"`
 	// Message explains a limit or a stop in the chosen language; "" otherwise.
 	Message string   `json:"message,omitempty"`
 	Notices []string `json:"notices,omitempty"`
@@ -54,9 +58,12 @@ type Image struct {
 
 // Limits are the bounds the run had, for the messages shown when one is hit.
 type Limits struct {
-	WallSeconds float64 `json:"wallSeconds"`
-	MemoryMiB   int64   `json:"memoryMiB"`
-	OutputKiB   int64   `json:"outputKiB"`
+	WallSeconds  float64 `json:"wallSeconds"`
+	CPUSeconds   float64 `json:"cpuSeconds"`
+	IdleSeconds  float64 `json:"idleSeconds"`
+	MemoryMiB    int64   `json:"memoryMiB"`
+	OutputKiB    int64   `json:"outputKiB"`
+	ScratchFiles int64   `json:"scratchFiles"`
 }
 
 func (e *ErrorInfo) clean() *ErrorInfo {
@@ -96,12 +103,16 @@ func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string)
 		Images:     checkImages(rep.Images),
 		Drawing:    rep.Drawing,
 		Stopped:    out.Stopped,
+		Limit:      out.Limit,
 		Notices:    rep.Notices,
 		Checks:     rep.Checks,
 		Limits: Limits{
-			WallSeconds: p.WallTime.Seconds(),
-			MemoryMiB:   p.MemoryBytes >> 20,
-			OutputKiB:   p.OutputBytes >> 10,
+			WallSeconds:  p.WallTime.Seconds(),
+			CPUSeconds:   p.CPUTime.Seconds(),
+			IdleSeconds:  p.IdleTime.Seconds(),
+			MemoryMiB:    p.MemoryBytes >> 20,
+			OutputKiB:    p.OutputBytes >> 10,
+			ScratchFiles: p.ScratchFiles,
 		},
 	}
 	// The runner's explanation only stands beside a verdict that agrees with it.
@@ -117,6 +128,8 @@ func limitMessage(r *Result, lang string) string {
 	switch {
 	case r.Stopped:
 		key = "limit.stopped"
+	case r.Limit != "":
+		key = "limit." + r.Limit
 	case r.Status == string(sandbox.StatusTimeout):
 		key = "limit.timeout"
 	case r.Status == string(sandbox.StatusMemory):
@@ -130,6 +143,9 @@ func limitMessage(r *Result, lang string) string {
 	}
 	return Message(key, lang, map[string]string{
 		"seconds": strconv.FormatFloat(r.Limits.WallSeconds, 'f', -1, 64),
+		"cpu":     strconv.FormatFloat(r.Limits.CPUSeconds, 'f', -1, 64),
+		"idle":    strconv.FormatFloat(r.Limits.IdleSeconds, 'f', -1, 64),
+		"files":   strconv.FormatInt(r.Limits.ScratchFiles, 10),
 		"mib":     strconv.FormatInt(r.Limits.MemoryMiB, 10),
 		"kib":     strconv.FormatInt(r.Limits.OutputKiB, 10),
 	})

@@ -94,7 +94,7 @@ func TestMessagesHaveBothLanguages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"limit.timeout", "limit.memory", "limit.output", "limit.killed", "limit.stopped"} {
+	for _, key := range []string{"limit.timeout", "limit.memory", "limit.output", "limit.killed", "limit.stopped", "limit.cpu", "limit.idle", "limit.files"} {
 		if _, ok := m[key]; !ok {
 			t.Errorf("missing %s", key)
 		}
