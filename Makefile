@@ -52,7 +52,7 @@ vet:
 	GOOS=windows go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/ ./packs/ ./python/ ./buildinfo/ ./safefile/
 
 test-go: build
-	KIDCODER_REQUIRE_SANDBOX=1 go test ./...
+	KIDCODER_REQUIRE_SANDBOX=1 go test -race ./...
 
 test-python:
 	cd python && $(PYTHON) -m unittest discover -s tests
