@@ -137,7 +137,7 @@ func enableControllers(dir string, need []string) error {
 	if !missing {
 		return nil
 	}
-	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte(strings.Join(add, " ")), 0)
+	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte(strings.Join(add, " ")), 0o644)
 }
 
 func contains(list []string, s string) bool {
@@ -287,7 +287,7 @@ func newRunGroup(place cgroupPlace, p Policy) (*runGroup, error) {
 		g.dirs[c] = d
 	}
 	for _, w := range cgroupLimits(place.Version, p) {
-		err := os.WriteFile(filepath.Join(g.dirs[w.Controller], w.File), []byte(w.Value), 0)
+		err := os.WriteFile(filepath.Join(g.dirs[w.Controller], w.File), []byte(w.Value), 0o644)
 		if err != nil && !(w.Optional && errors.Is(err, os.ErrNotExist)) {
 			g.remove()
 			return nil, fmt.Errorf("sandbox: %s: %w", w.File, err)
@@ -300,7 +300,7 @@ func newRunGroup(place cgroupPlace, p Policy) (*runGroup, error) {
 func (g *runGroup) attach(pids ...int) error {
 	for _, d := range g.dirs {
 		for _, pid := range pids {
-			if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+			if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0o644); err != nil {
 				return err
 			}
 		}
