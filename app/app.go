@@ -37,6 +37,12 @@ type SandboxStatus struct {
 	Python   string `json:"python"`
 	Sandbox  string `json:"sandbox"` // e.g. "bubblewrap"; "" until known
 	Version  string `json:"version"` // the sandbox tool's version, when it has one
+	// Containment says how a whole run is bounded here: mechanism
+	// "cgroup2", "cgroup1" or "rlimits", what it bounds for the run as a
+	// whole, and where the groups are or why there are none. Empty until known.
+	Containment sandbox.Containment `json:"containment"`
+	// Limits are the bounds each run gets; zero until Python is found.
+	Limits SandboxLimits `json:"limits"`
 }
 
 // RunRequest is what the Run button sends.
@@ -119,6 +125,12 @@ func (a *App) prepare() {
 		var rep sandbox.Report
 		rep, err = eng.Check(a.ctx)
 		st.Sandbox, st.Version = rep.Info.Kind, rep.Info.Version
+		// A verdict kept on disk carries the containment found by the
+		// process that probed (its groups are named after that process);
+		// how this process's runs are bounded is its own finding.
+		rep.Info.Containment = sandbox.ContainmentInfo()
+		st.Containment = rep.Info.Containment
+		st.Limits = limitsInForce(eng.Policy(), rep.Info)
 	}
 	if err != nil {
 		st.Reason = err.Error()

@@ -23,6 +23,35 @@ export interface SandboxStatus {
   python: string;
   sandbox?: string;
   version?: string;
+  /** How a whole run is bounded on this machine; empty until the check is done. */
+  containment?: Containment;
+  /** The bounds every run gets; zero until Python is found. */
+  limits?: SandboxLimits;
+}
+
+export interface Containment {
+  /** Each run in its own control group ("cgroup2", "cgroup1"), or per-process limits only ("rlimits"); "" until known. */
+  mechanism: 'cgroup2' | 'cgroup1' | 'rlimits' | '';
+  /** What is bounded for the run as a whole: "memory", "processes", "cpu". */
+  bounds: string[] | null;
+  /** Where the control groups are, or why there are none. */
+  detail: string;
+}
+
+/** Seconds, bytes and counts; see docs/app-api.md. */
+export interface SandboxLimits {
+  /** The engine's default: runs from the window use the settings' timeoutSeconds. */
+  wallSeconds: number;
+  idleSeconds: number;
+  cpuSeconds: number;
+  /** For the run together when containment.bounds has "memory", else per process. */
+  memoryBytes: number;
+  maxProcs: number;
+  fileSizeBytes: number;
+  scratchBytes: number;
+  scratchFiles: number;
+  outputBytes: number;
+  maxOpenFiles: number;
 }
 
 export interface RunRequest {

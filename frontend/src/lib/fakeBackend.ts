@@ -4,7 +4,20 @@
 // endless loop, a division by zero, a turtle program) and answers the way
 // the real app would, events included. Never part of a production bundle.
 
-import type { Backend, Drawing, DrawStep, EventPayloads, Lang, RunResult, SandboxStatus, Settings, WailsApp, WailsGlobals } from './backend';
+import type {
+  Backend,
+  Containment,
+  Drawing,
+  DrawStep,
+  EventPayloads,
+  Lang,
+  RunResult,
+  SandboxLimits,
+  SandboxStatus,
+  Settings,
+  WailsApp,
+  WailsGlobals,
+} from './backend';
 import { utf8ToBase64 } from './base64';
 import { createFakeLessons, type FakeLessonsOptions } from './fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
@@ -18,6 +31,8 @@ export interface FakeOptions extends FakeLessonsOptions {
   broken?: boolean;
   /** Pretend the settings file was broken. */
   settingsWarning?: string;
+  /** How runs are bounded: a control group (default) or per-process limits only. */
+  containment?: 'cgroup2' | 'rlimits';
 }
 
 export const STAR_DEMO = `import turtle
@@ -36,6 +51,29 @@ print("⭐ 星星画好了！ The star is ready!")
 `;
 
 type Listener = (payload: unknown) => void;
+
+/** What the Go app reports on a Linux machine, for the fake statuses. */
+export function fakeContainment(kind: 'cgroup2' | 'rlimits' = 'cgroup2'): Containment {
+  return kind === 'cgroup2'
+    ? { mechanism: 'cgroup2', bounds: ['memory', 'processes', 'cpu'], detail: '/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice/run-r3f9c2a.scope' }
+    : { mechanism: 'rlimits', bounds: ['cpu'], detail: 'cgroup v2: systemd did not start a delegated scope' };
+}
+
+/** sandbox.DefaultPolicy as the Go app reports it; processes capped without a control group. */
+export function fakeLimits(kind: 'cgroup2' | 'rlimits' = 'cgroup2'): SandboxLimits {
+  return {
+    wallSeconds: 10,
+    idleSeconds: 300,
+    cpuSeconds: 10,
+    memoryBytes: 512 << 20,
+    maxProcs: kind === 'cgroup2' ? 64 : 8,
+    fileSizeBytes: 16 << 20,
+    scratchBytes: 64 << 20,
+    scratchFiles: 10000,
+    outputBytes: 1 << 20,
+    maxOpenFiles: 256,
+  };
+}
 
 export function starDrawing(): Drawing {
   const steps: DrawStep[] = [{ k: 'look', t: 0, s: 6, shape: 'classic', visible: true, size: 1 }];
@@ -103,6 +141,8 @@ export type FakeBackend = Backend & {
 export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
   const listeners = new Map<string, Set<Listener>>();
   let settings: Settings = { lang: opts.lang ?? '', fontSize: 18, timeoutSeconds: 10, python: '', warning: opts.settingsWarning };
+  const containment = fakeContainment(opts.containment);
+  const limits = fakeLimits(opts.containment);
   const readyStatus: SandboxStatus = opts.broken
     ? {
         ready: false,
@@ -112,9 +152,21 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
         python: '/usr/bin/python3',
         sandbox: '',
         version: 'dev',
+        containment,
+        limits,
       }
-    : { ready: true, checking: false, reason: '', fix: '', python: '/usr/bin/python3', sandbox: 'bwrap (fake)', version: 'dev' };
-  let status: SandboxStatus = { ready: false, checking: true, reason: '', fix: '', python: '', sandbox: '', version: 'dev' };
+    : { ready: true, checking: false, reason: '', fix: '', python: '/usr/bin/python3', sandbox: 'bwrap (fake)', version: 'dev', containment, limits };
+  let status: SandboxStatus = {
+    ready: false,
+    checking: true,
+    reason: '',
+    fix: '',
+    python: '',
+    sandbox: '',
+    version: 'dev',
+    containment: { mechanism: '', bounds: null, detail: '' },
+    limits: { wallSeconds: 0, idleSeconds: 0, cpuSeconds: 0, memoryBytes: 0, maxProcs: 0, fileSizeBytes: 0, scratchBytes: 0, scratchFiles: 0, outputBytes: 0, maxOpenFiles: 0 },
+  };
   let nextId = 1;
   const runs = new Map<string, { stop(): void; input(line: string): void }>();
   const folder = createFakeLessons(opts, STAR_DEMO, () => settings, (s) => (settings = s));

@@ -1,0 +1,59 @@
+package app
+
+import (
+	"kidcoder/sandbox"
+)
+
+// SandboxLimits are the bounds every run gets on this machine, for the
+// settings dialog's "About the sandbox". Times are in seconds, sizes in bytes.
+type SandboxLimits struct {
+	// WallSeconds is the engine's wall clock, not counting time spent
+	// waiting for the child to type. Runs from the window use the settings'
+	// timeoutSeconds instead, which can change without a new status.
+	WallSeconds float64 `json:"wallSeconds"`
+	// IdleSeconds is the most time, summed over a run, it may wait for input.
+	IdleSeconds float64 `json:"idleSeconds"`
+	// CPUSeconds bounds each process and the run's processes together.
+	CPUSeconds float64 `json:"cpuSeconds"`
+	// MemoryBytes bounds the whole run where the containment's bounds name
+	// "memory", else each process.
+	MemoryBytes int64 `json:"memoryBytes"`
+	// MaxProcs counts processes and threads, of the run together where the
+	// containment's bounds name "processes", else the per-user cap.
+	MaxProcs      int   `json:"maxProcs"`
+	FileSizeBytes int64 `json:"fileSizeBytes"` // largest file a program may write
+	ScratchBytes  int64 `json:"scratchBytes"`  // size of the private scratch folder
+	ScratchFiles  int64 `json:"scratchFiles"`  // files and folders the scratch may hold
+	OutputBytes   int64 `json:"outputBytes"`   // stdout and stderr together
+	MaxOpenFiles  int   `json:"maxOpenFiles"`  // per process
+}
+
+// fallbackMaxProcs mirrors the sandbox's cap on processes when no control
+// group holds the run (sandbox/cgroup.go): the policy's count is then not
+// the one in force, and the sandbox does not export its effective policy.
+const fallbackMaxProcs = 8
+
+// limitsInForce is what policy p amounts to under the sandbox described by
+// info: without a control group bubblewrap caps processes lower, and
+// Seatbelt's profile denies fork, so a run there is one process.
+func limitsInForce(p sandbox.Policy, info sandbox.Info) SandboxLimits {
+	procs := p.MaxProcs
+	switch {
+	case info.Kind == "seatbelt":
+		procs = 1
+	case info.Containment.Mechanism == sandbox.MechRlimits:
+		procs = min(procs, fallbackMaxProcs)
+	}
+	return SandboxLimits{
+		WallSeconds:   p.WallTime.Seconds(),
+		IdleSeconds:   p.IdleTime.Seconds(),
+		CPUSeconds:    p.CPUTime.Seconds(),
+		MemoryBytes:   p.MemoryBytes,
+		MaxProcs:      procs,
+		FileSizeBytes: p.FileSizeBytes,
+		ScratchBytes:  p.ScratchBytes,
+		ScratchFiles:  p.ScratchFiles,
+		OutputBytes:   p.OutputBytes,
+		MaxOpenFiles:  p.MaxOpenFiles,
+	}
+}

@@ -1,0 +1,113 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"testing"
+
+	"kidcoder/sandbox"
+)
+
+func TestLimitsInForce(t *testing.T) {
+	p := sandbox.DefaultPolicy()
+	few := p
+	few.MaxProcs = 4
+	cgroup := sandbox.Containment{Mechanism: sandbox.MechCgroup2, Bounds: []string{"memory", "processes", "cpu"}}
+	rlimits := sandbox.Containment{Mechanism: sandbox.MechRlimits, Bounds: []string{"cpu"}}
+	for _, tc := range []struct {
+		name  string
+		p     sandbox.Policy
+		info  sandbox.Info
+		procs int
+	}{
+		{"control group keeps the policy's count", p, sandbox.Info{Kind: "bubblewrap", Containment: cgroup}, p.MaxProcs},
+		{"no control group caps processes", p, sandbox.Info{Kind: "bubblewrap", Containment: rlimits}, 8},
+		{"a lower count stays", few, sandbox.Info{Kind: "bubblewrap", Containment: rlimits}, 4},
+		{"seatbelt denies fork", p, sandbox.Info{Kind: "seatbelt", Containment: rlimits}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := limitsInForce(tc.p, tc.info)
+			want := SandboxLimits{
+				WallSeconds:   tc.p.WallTime.Seconds(),
+				IdleSeconds:   tc.p.IdleTime.Seconds(),
+				CPUSeconds:    tc.p.CPUTime.Seconds(),
+				MemoryBytes:   tc.p.MemoryBytes,
+				MaxProcs:      tc.procs,
+				FileSizeBytes: tc.p.FileSizeBytes,
+				ScratchBytes:  tc.p.ScratchBytes,
+				ScratchFiles:  tc.p.ScratchFiles,
+				OutputBytes:   tc.p.OutputBytes,
+				MaxOpenFiles:  tc.p.MaxOpenFiles,
+			}
+			if got != want {
+				t.Errorf("got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+	if got := limitsInForce(p, sandbox.Info{}); got.IdleSeconds != 300 || got.WallSeconds != 10 {
+		t.Errorf("durations are not in seconds: %+v", got)
+	}
+}
+
+// The settings dialog's "About the sandbox" reads these fields by name.
+func TestStatusSaysHowRunsAreBounded(t *testing.T) {
+	a, _, emitted := readyApp(t, "")
+	requireReady(t, emitted)
+	st := a.Status()
+	c := st.Containment
+	if !slices.Contains([]string{sandbox.MechCgroup2, sandbox.MechCgroup1, sandbox.MechRlimits}, c.Mechanism) {
+		t.Fatalf("mechanism %q", c.Mechanism)
+	}
+	if c.Detail == "" || !slices.Contains(c.Bounds, "cpu") {
+		t.Errorf("containment %+v", c)
+	}
+	p := sandbox.DefaultPolicy()
+	if c.Mechanism == sandbox.MechRlimits {
+		if st.Limits.MaxProcs > fallbackMaxProcs || slices.Contains(c.Bounds, "memory") {
+			t.Errorf("no control group, yet %+v with %d processes", c, st.Limits.MaxProcs)
+		}
+	} else {
+		if !slices.Contains(c.Bounds, "memory") || !slices.Contains(c.Bounds, "processes") || st.Limits.MaxProcs != p.MaxProcs {
+			t.Errorf("control group %+v with %d processes", c, st.Limits.MaxProcs)
+		}
+		// The groups are this process's, whatever verdict was kept on disk.
+		if want := "kidcoder-" + strconv.Itoa(os.Getpid()); path.Base(c.Detail) != want {
+			t.Errorf("detail %q does not name this process's groups (%s)", c.Detail, want)
+		}
+	}
+	l := st.Limits
+	if l.WallSeconds != p.WallTime.Seconds() || l.IdleSeconds != p.IdleTime.Seconds() || l.CPUSeconds != p.CPUTime.Seconds() ||
+		l.MemoryBytes != p.MemoryBytes || l.FileSizeBytes != p.FileSizeBytes || l.ScratchBytes != p.ScratchBytes ||
+		l.ScratchFiles != p.ScratchFiles || l.OutputBytes != p.OutputBytes || l.MaxOpenFiles != p.MaxOpenFiles {
+		t.Errorf("limits %+v, policy %+v", l, p)
+	}
+	if emitted.Containment.Mechanism != c.Mechanism || emitted.Limits != l {
+		t.Errorf("the event said %+v, Status() %+v", emitted, st)
+	}
+
+	js, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Containment map[string]any `json:"containment"`
+		Limits      map[string]any `json:"limits"`
+	}
+	if err := json.Unmarshal(js, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"mechanism", "bounds", "detail"} {
+		if _, ok := got.Containment[k]; !ok {
+			t.Errorf("containment has no %q: %s", k, js)
+		}
+	}
+	for _, k := range []string{"wallSeconds", "idleSeconds", "cpuSeconds", "memoryBytes", "maxProcs", "fileSizeBytes",
+		"scratchBytes", "scratchFiles", "outputBytes", "maxOpenFiles"} {
+		if _, ok := got.Limits[k]; !ok {
+			t.Errorf("limits have no %q: %s", k, js)
+		}
+	}
+}
