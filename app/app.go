@@ -125,12 +125,8 @@ func (a *App) prepare() {
 		var rep sandbox.Report
 		rep, err = eng.Check(a.ctx)
 		st.Sandbox, st.Version = rep.Info.Kind, rep.Info.Version
-		// A verdict kept on disk carries the containment found by the
-		// process that probed (its groups are named after that process);
-		// how this process's runs are bounded is its own finding.
-		rep.Info.Containment = sandbox.ContainmentInfo()
 		st.Containment = rep.Info.Containment
-		st.Limits = limitsInForce(eng.Policy(), rep.Info)
+		st.Limits = limitsInForce(eng.Policy())
 	}
 	if err != nil {
 		st.Reason = err.Error()

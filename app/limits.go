@@ -28,22 +28,11 @@ type SandboxLimits struct {
 	MaxOpenFiles  int   `json:"maxOpenFiles"`  // per process
 }
 
-// fallbackMaxProcs mirrors the sandbox's cap on processes when no control
-// group holds the run (sandbox/cgroup.go): the policy's count is then not
-// the one in force, and the sandbox does not export its effective policy.
-const fallbackMaxProcs = 8
-
-// limitsInForce is what policy p amounts to under the sandbox described by
-// info: without a control group bubblewrap caps processes lower, and
-// Seatbelt's profile denies fork, so a run there is one process.
-func limitsInForce(p sandbox.Policy, info sandbox.Info) SandboxLimits {
-	procs := p.MaxProcs
-	switch {
-	case info.Kind == "seatbelt":
-		procs = 1
-	case info.Containment.Mechanism == sandbox.MechRlimits:
-		procs = min(procs, fallbackMaxProcs)
-	}
+// limitsInForce is what policy p amounts to on this machine: the sandbox
+// says how many processes a run really gets (fewer without a control
+// group, one under Seatbelt).
+func limitsInForce(p sandbox.Policy) SandboxLimits {
+	_, procs := sandbox.ProcessLimits(p)
 	return SandboxLimits{
 		WallSeconds:   p.WallTime.Seconds(),
 		IdleSeconds:   p.IdleTime.Seconds(),

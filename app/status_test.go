@@ -13,42 +13,14 @@ import (
 
 func TestLimitsInForce(t *testing.T) {
 	p := sandbox.DefaultPolicy()
-	few := p
-	few.MaxProcs = 4
-	cgroup := sandbox.Containment{Mechanism: sandbox.MechCgroup2, Bounds: []string{"memory", "processes", "cpu"}}
-	rlimits := sandbox.Containment{Mechanism: sandbox.MechRlimits, Bounds: []string{"cpu"}}
-	for _, tc := range []struct {
-		name  string
-		p     sandbox.Policy
-		info  sandbox.Info
-		procs int
-	}{
-		{"control group keeps the policy's count", p, sandbox.Info{Kind: "bubblewrap", Containment: cgroup}, p.MaxProcs},
-		{"no control group caps processes", p, sandbox.Info{Kind: "bubblewrap", Containment: rlimits}, 8},
-		{"a lower count stays", few, sandbox.Info{Kind: "bubblewrap", Containment: rlimits}, 4},
-		{"seatbelt denies fork", p, sandbox.Info{Kind: "seatbelt", Containment: rlimits}, 1},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := limitsInForce(tc.p, tc.info)
-			want := SandboxLimits{
-				WallSeconds:   tc.p.WallTime.Seconds(),
-				IdleSeconds:   tc.p.IdleTime.Seconds(),
-				CPUSeconds:    tc.p.CPUTime.Seconds(),
-				MemoryBytes:   tc.p.MemoryBytes,
-				MaxProcs:      tc.procs,
-				FileSizeBytes: tc.p.FileSizeBytes,
-				ScratchBytes:  tc.p.ScratchBytes,
-				ScratchFiles:  tc.p.ScratchFiles,
-				OutputBytes:   tc.p.OutputBytes,
-				MaxOpenFiles:  tc.p.MaxOpenFiles,
-			}
-			if got != want {
-				t.Errorf("got %+v\nwant %+v", got, want)
-			}
-		})
+	_, procs := sandbox.ProcessLimits(p)
+	want := SandboxLimits{
+		WallSeconds: 10, IdleSeconds: 300, CPUSeconds: 10, MemoryBytes: p.MemoryBytes,
+		MaxProcs: procs, FileSizeBytes: p.FileSizeBytes, ScratchBytes: p.ScratchBytes,
+		ScratchFiles: p.ScratchFiles, OutputBytes: p.OutputBytes, MaxOpenFiles: p.MaxOpenFiles,
 	}
-	if got := limitsInForce(p, sandbox.Info{}); got.IdleSeconds != 300 || got.WallSeconds != 10 {
-		t.Errorf("durations are not in seconds: %+v", got)
+	if got := limitsInForce(p); got != want {
+		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }
 
@@ -66,7 +38,7 @@ func TestStatusSaysHowRunsAreBounded(t *testing.T) {
 	}
 	p := sandbox.DefaultPolicy()
 	if c.Mechanism == sandbox.MechRlimits {
-		if st.Limits.MaxProcs > fallbackMaxProcs || slices.Contains(c.Bounds, "memory") {
+		if _, procs := sandbox.ProcessLimits(p); st.Limits.MaxProcs != procs || procs >= p.MaxProcs || slices.Contains(c.Bounds, "memory") {
 			t.Errorf("no control group, yet %+v with %d processes", c, st.Limits.MaxProcs)
 		}
 	} else {

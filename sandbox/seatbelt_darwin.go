@@ -205,5 +205,5 @@ func ContainmentInfo() Containment {
 // fionread is FIONREAD from sys/filio.h: _IOR('f', 127, int).
 const fionread = 0x4004667f
 
-// ProcessLimits are the policy's own: the one process is the run.
-func ProcessLimits(p Policy) (addressSpace int64, procs int) { return p.MemoryBytes, p.MaxProcs }
+// ProcessLimits: the profile denies fork, so the one process is the run.
+func ProcessLimits(p Policy) (addressSpace int64, procs int) { return p.MemoryBytes, 1 }

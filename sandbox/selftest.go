@@ -427,7 +427,11 @@ func SelfTestCached(ctx context.Context, python, cacheDir, buildID string) (Repo
 		// Let the next caller probe again rather than inherit a failure.
 		selfTestCache.CompareAndDelete(key, ent)
 	}
-	return ent.rep, ent.err
+	// A verdict kept on disk names the groups of the process that probed;
+	// how this process's runs are bounded is its own finding.
+	rep := ent.rep
+	rep.Info.Containment = info.Containment
+	return rep, ent.err
 }
 
 func selfTestDisk(ctx context.Context, python, cacheDir, key string) (Report, error) {
