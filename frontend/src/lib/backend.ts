@@ -254,9 +254,15 @@ export interface RunImage {
 
 export interface RunLimits {
   wallSeconds: number;
+  cpuSeconds?: number;
+  idleSeconds?: number;
   memoryMiB: number;
   outputKiB: number;
+  scratchFiles?: number;
 }
+
+/** The whole-run bound that ended a run, when the status alone does not say it. */
+export type RunLimit = 'cpu' | 'idle' | 'files';
 
 export type Point = [number, number];
 
@@ -315,6 +321,7 @@ export interface RunResult {
   images: RunImage[] | null;
   drawing?: Drawing | null;
   stopped?: boolean;
+  limit?: RunLimit;
   limits?: RunLimits;
 }
 

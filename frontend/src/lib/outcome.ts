@@ -14,13 +14,21 @@ export interface Outcome {
   seconds: string;
 }
 
-const DEFAULT_LIMITS = { wallSeconds: 10, memoryMiB: 256, outputKiB: 1024 };
+const DEFAULT_LIMITS = { wallSeconds: 10, cpuSeconds: 10, idleSeconds: 300, memoryMiB: 256, outputKiB: 1024, scratchFiles: 10000 };
 
 export function describeResult(r: RunResult): Outcome {
   const limits = { ...DEFAULT_LIMITS, ...(r.limits ?? {}) };
   const seconds = ((r.duration_ms ?? 0) / 1000).toFixed(2);
   const base = { error: r.error ?? null, seconds };
   if (r.stopped) return { ...base, tone: 'info', key: 'stopped' };
+  switch (r.limit) {
+    case 'cpu':
+      return { ...base, tone: 'warn', key: 'cpuLimit', params: { n: limits.cpuSeconds } };
+    case 'idle':
+      return { ...base, tone: 'warn', key: 'idleLimit', params: { n: limits.idleSeconds } };
+    case 'files':
+      return { ...base, tone: 'warn', key: 'filesLimit', params: { n: limits.scratchFiles } };
+  }
   switch (r.status) {
     case 'ok':
       return { ...base, tone: 'ok', key: 'doneOk' };

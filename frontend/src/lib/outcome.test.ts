@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from './backend';
+import { translate } from './i18n';
+import { describeResult } from './outcome';
+
+function result(over: Partial<RunResult>): RunResult {
+  return { status: 'ok', exit_code: 0, duration_ms: 1200, stdout: '', stderr: '', truncated: false, error: null, images: [], ...over };
+}
+
+describe('describeResult', () => {
+  it('names the whole-run bound that ended a run, with its value', () => {
+    const limits = { wallSeconds: 10, cpuSeconds: 7, idleSeconds: 300, memoryMiB: 512, outputKiB: 1024, scratchFiles: 10000 };
+    const cpu = describeResult(result({ status: 'timeout', exit_code: 124, limit: 'cpu', limits }));
+    expect(cpu.key).toBe('cpuLimit');
+    expect(translate('en', cpu.key, cpu.params)).toBe('⏱️ Stopped: used more than 7 s of computer time in all');
+    expect(translate('zh', cpu.key, cpu.params)).toBe('⏱️ 已被叫停：一共用了超过 7 秒的电脑时间');
+    const idle = describeResult(result({ status: 'timeout', exit_code: 124, limit: 'idle', limits }));
+    expect(translate('en', idle.key, idle.params)).toContain('300 s in all');
+    const files = describeResult(result({ status: 'killed', exit_code: 137, limit: 'files', limits }));
+    expect(translate('zh', files.key, files.params)).toBe('📁 已被叫停：建的文件太多了（最多 10000 个）');
+  });
+
+  it('keeps the plain timeout for the wall clock', () => {
+    const o = describeResult(result({ status: 'timeout', exit_code: 124, limits: { wallSeconds: 7, memoryMiB: 1, outputKiB: 1 } }));
+    expect(o.key).toBe('timeout');
+    expect(o.params).toEqual({ n: 7 });
+  });
+
+  it('a stop wins over a limit', () => {
+    expect(describeResult(result({ status: 'killed', stopped: true, limit: 'files' })).key).toBe('stopped');
+  });
+});
