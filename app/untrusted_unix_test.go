@@ -3,27 +3,21 @@
 package app
 
 import (
+	"kidcoder/safefile/safefiletest"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"kidcoder/lessons"
 	"kidcoder/settings"
 )
 
-// within fails the test if fn has not returned after a generous 10 s.
+// within fails the test if fn has not returned promptly.
 func within(t *testing.T, what string, fn func()) {
 	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); fn() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("%s: still blocked after 10 s", what)
-	}
+	safefiletest.Promptly(t, what, func() struct{} { fn(); return struct{}{} })
 }
 
 // TestFIFOsInTheLessonsFolder: the red team's FIFO state.json made the

@@ -5,11 +5,11 @@ package kidrun
 import (
 	"bytes"
 	"errors"
+	"kidcoder/safefile/safefiletest"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 
 	"kidcoder/safefile"
 )
@@ -46,14 +46,7 @@ func TestCopyDataFileRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.src), func(t *testing.T) {
 			dst := filepath.Join(staging, filepath.Base(tt.src))
-			done := make(chan error, 1)
-			go func() { done <- copyFile(tt.src, dst) }()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("copyFile still blocked after 10 s")
-			}
+			err := safefiletest.Promptly(t, "copyFile", func() error { return copyFile(tt.src, dst) })
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("copyFile = %v, want %v", err, tt.wantErr)
 			}

@@ -5,43 +5,15 @@ package lessons
 import (
 	"encoding/json"
 	"errors"
+	"kidcoder/safefile/safefiletest"
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"slices"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// promptly runs fn and fails the test if it has not returned within a
-// generous 10 s (a FIFO waited on) or if it allocates more than 512 MiB on
-// the way (a link to /dev/zero read to its end), whichever comes first.
-func promptly[T any](t *testing.T, what string, fn func() T) T {
-	t.Helper()
-	const budget = 512 << 20
-	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	allocated := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	start := allocated()
-	done := make(chan T, 1)
-	go func() { done <- fn() }()
-	deadline := time.After(10 * time.Second)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case v := <-done:
-			return v
-		case <-deadline:
-			t.Fatalf("%s: still blocked after 10 s", what)
-		case <-tick.C:
-			if n := allocated() - start; n > budget {
-				t.Fatalf("%s: allocated %d MiB and counting", what, n>>20)
-			}
-		}
-	}
-}
 
 func mkfifo(t *testing.T, p string) {
 	t.Helper()
@@ -84,7 +56,7 @@ func TestStateNotAPlainFile(t *testing.T) {
 				l   *Library
 				err error
 			}
-			o := promptly(t, "Setup", func() opened { l, err := Setup(root); return opened{l, err} })
+			o := safefiletest.Promptly(t, "Setup", func() opened { l, err := Setup(root); return opened{l, err} })
 			if o.err != nil {
 				t.Fatalf("Setup: %v", o.err)
 			}
@@ -92,11 +64,11 @@ func TestStateNotAPlainFile(t *testing.T) {
 			if err != nil || renderTree(tree) != "mine.py\n" {
 				t.Fatalf("List = %v", err)
 			}
-			if s := promptly(t, "State", o.l.State); s.Open != "" || s.Positions != nil {
+			if s := safefiletest.Promptly(t, "State", o.l.State); s.Open != "" || s.Positions != nil {
 				t.Errorf("State = %+v, want the empty state", s)
 			}
 			// Remembering replaces the planted file with a real one.
-			if err := promptly(t, "Remember", func() error { return o.l.Remember("mine.py", Position{Cursor: 3}) }); err != nil {
+			if err := safefiletest.Promptly(t, "Remember", func() error { return o.l.Remember("mine.py", Position{Cursor: 3}) }); err != nil {
 				t.Fatal(err)
 			}
 			if s := o.l.State(); s.Open != "mine.py" {
@@ -134,13 +106,13 @@ func TestTrashNotPlainFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.plant(t, filepath.Join(root, trashDir, planted))
-			if n := promptly(t, "Tidy", func() int { return l.Tidy(time.Now()) }); n != 0 {
+			if n := safefiletest.Promptly(t, "Tidy", func() int { return l.Tidy(time.Now()) }); n != 0 {
 				t.Errorf("Tidy removed %d entries", n)
 			}
-			if err := promptly(t, "Undo planted", func() error { _, err := l.Undo(planted); return err }); !errors.Is(err, ErrNothingToUndo) {
+			if err := safefiletest.Promptly(t, "Undo planted", func() error { _, err := l.Undo(planted); return err }); !errors.Is(err, ErrNothingToUndo) {
 				t.Errorf("Undo(planted) = %v, want ErrNothingToUndo", err)
 			}
-			restored := promptly(t, "Undo latest", func() []string { r, _ := l.Undo(""); return r })
+			restored := safefiletest.Promptly(t, "Undo latest", func() []string { r, _ := l.Undo(""); return r })
 			if !slices.Equal(restored, del.Paths) {
 				t.Errorf("Undo latest = %q, want %q", restored, del.Paths)
 			}
@@ -158,13 +130,13 @@ func TestLessonNotAPlainFile(t *testing.T) {
 	mkfifo(t, filepath.Join(root, "pipe.py"))
 	symlinkTo(t, "pipe.py", filepath.Join(root, "pipelink.py"))
 	for _, rel := range []string{"pipe.py", "pipelink.py"} {
-		if err := promptly(t, "Open "+rel, func() error { _, err := l.Open(rel); return err }); !errors.Is(err, ErrNotPlainFile) {
+		if err := safefiletest.Promptly(t, "Open "+rel, func() error { _, err := l.Open(rel); return err }); !errors.Is(err, ErrNotPlainFile) {
 			t.Errorf("Open(%s) = %v, want ErrNotPlainFile", rel, err)
 		}
-		if err := promptly(t, "Duplicate "+rel, func() error { _, err := l.Duplicate(rel); return err }); !errors.Is(err, ErrNotPlainFile) {
+		if err := safefiletest.Promptly(t, "Duplicate "+rel, func() error { _, err := l.Duplicate(rel); return err }); !errors.Is(err, ErrNotPlainFile) {
 			t.Errorf("Duplicate(%s) = %v, want ErrNotPlainFile", rel, err)
 		}
-		if err := promptly(t, "Save "+rel, func() error { _, err := l.Save(rel, "x", "", SaveOptions{}); return err }); !errors.Is(err, ErrNotPlainFile) {
+		if err := safefiletest.Promptly(t, "Save "+rel, func() error { _, err := l.Save(rel, "x", "", SaveOptions{}); return err }); !errors.Is(err, ErrNotPlainFile) {
 			t.Errorf("Save(%s) = %v, want ErrNotPlainFile", rel, err)
 		}
 	}
@@ -204,7 +176,7 @@ func TestInstructionsNotAPlainFile(t *testing.T) {
 			lesson *Lesson
 			err    error
 		}
-		o := promptly(t, "Open "+tt.rel, func() opened { le, err := l.Open(tt.rel); return opened{le, err} })
+		o := safefiletest.Promptly(t, "Open "+tt.rel, func() opened { le, err := l.Open(tt.rel); return opened{le, err} })
 		if o.err != nil {
 			t.Errorf("Open(%s) = %v; the lesson itself is fine", tt.rel, o.err)
 			continue
@@ -231,7 +203,7 @@ func TestOpenLessonBecomesAFIFO(t *testing.T) {
 	}
 	os.Remove(filepath.Join(root, "a.py"))
 	mkfifo(t, filepath.Join(root, "a.py"))
-	ev := promptly(t, "checkOpen", l.checkOpen)
+	ev := safefiletest.Promptly(t, "checkOpen", l.checkOpen)
 	if ev == nil || ev.Kind != LessonUnreadable || ev.Problem == nil || ev.Problem.Code != CodeNotPlainFile {
 		t.Fatalf("checkOpen = %+v, want unreadable: %s", ev, CodeNotPlainFile)
 	}
@@ -264,7 +236,7 @@ func TestUserDirsNotAPlainFile(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			os.Remove(p)
 			tt.plant(t, p)
-			got := promptly(t, "documentsDir", func() string { d, _ := documentsDir(); return d })
+			got := safefiletest.Promptly(t, "documentsDir", func() string { d, _ := documentsDir(); return d })
 			if got != filepath.Join(home, tt.want) {
 				t.Errorf("documentsDir = %q, want %q", got, filepath.Join(home, tt.want))
 			}

@@ -4,42 +4,14 @@ package packs
 
 import (
 	"errors"
+	"kidcoder/safefile/safefiletest"
 	"os"
 	"path/filepath"
-	"runtime/metrics"
 	"slices"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// promptly runs fn and fails the test if it has not returned within a
-// generous 10 s (a FIFO waited on) or if it allocates more than 512 MiB on
-// the way (a link to /dev/zero read to its end).
-func promptly[T any](t *testing.T, what string, fn func() T) T {
-	t.Helper()
-	const budget = 512 << 20
-	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	allocated := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	start := allocated()
-	done := make(chan T, 1)
-	go func() { done <- fn() }()
-	deadline := time.After(10 * time.Second)
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case v := <-done:
-			return v
-		case <-deadline:
-			t.Fatalf("%s: still blocked after 10 s", what)
-		case <-tick.C:
-			if n := allocated() - start; n > budget {
-				t.Fatalf("%s: allocated %d MiB and counting", what, n>>20)
-			}
-		}
-	}
-}
 
 // notPlain are the things a red team put where the app keeps a file.
 var notPlain = []struct {
@@ -83,7 +55,7 @@ func TestReimportBesideNotPlainData(t *testing.T) {
 				name string
 				fn   func(string, string, string) (*Plan, error)
 			}{{"Preview", Preview}, {"Import", Import}} {
-				p := promptly(t, op.name, func() planned { pl, err := op.fn(pack, lessons, "en"); return planned{pl, err} })
+				p := safefiletest.Promptly(t, op.name, func() planned { pl, err := op.fn(pack, lessons, "en"); return planned{pl, err} })
 				if p.err != nil {
 					t.Fatalf("%s: %v", op.name, p.err)
 				}
@@ -115,11 +87,11 @@ func TestProgressNotPlain(t *testing.T) {
 				sums []PackSummary
 				err  error
 			}
-			l := promptly(t, "Summaries", func() listed { s, err := Summaries(lessons); return listed{s, err} })
+			l := safefiletest.Promptly(t, "Summaries", func() listed { s, err := Summaries(lessons); return listed{s, err} })
 			if l.err != nil || len(l.sums) != 1 || l.sums[0].Attempts != 0 {
 				t.Fatalf("Summaries = %+v, %v", l.sums, l.err)
 			}
-			if err := promptly(t, "RecordAttempt", func() error {
+			if err := safefiletest.Promptly(t, "RecordAttempt", func() error {
 				_, err := RecordAttempt(dir, "01-square", true, time.Now())
 				return err
 			}); err != nil {
@@ -145,7 +117,7 @@ func TestInstalledNotPlain(t *testing.T) {
 			}
 			dir := filepath.Join(lessons, pl.Folder)
 			plant(t, filepath.Join(dir, MetaDir, installedName), tt.plant)
-			if err := promptly(t, "FindLesson", func() error {
+			if err := safefiletest.Promptly(t, "FindLesson", func() error {
 				_, _, err := FindLesson(filepath.Join(lessons, pl.Exercises[0].Lesson))
 				return err
 			}); !errors.Is(err, ErrNotInPack) {
@@ -155,7 +127,7 @@ func TestInstalledNotPlain(t *testing.T) {
 				sums []PackSummary
 				err  error
 			}
-			if l := promptly(t, "Summaries", func() listed { s, err := Summaries(lessons); return listed{s, err} }); l.err != nil || len(l.sums) != 0 {
+			if l := safefiletest.Promptly(t, "Summaries", func() listed { s, err := Summaries(lessons); return listed{s, err} }); l.err != nil || len(l.sums) != 0 {
 				t.Errorf("Summaries = %+v, %v", l.sums, l.err)
 			}
 		})
@@ -168,7 +140,7 @@ func TestLoadNotPlainPack(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "p.kidpack")
 	plant(t, fifo, notPlain[0].plant)
-	if err := promptly(t, "Load", func() error { _, err := Load(fifo); return err }); !errors.Is(err, ErrNotRegular) {
+	if err := safefiletest.Promptly(t, "Load", func() error { _, err := Load(fifo); return err }); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("Load(FIFO) = %v, want ErrNotRegular", err)
 	}
 	link := filepath.Join(dir, "link.kidpack")

@@ -1,12 +1,12 @@
 package settings
 
 import (
+	"kidcoder/safefile/safefiletest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestLoadMissingGivesDefaults(t *testing.T) {
@@ -76,15 +76,9 @@ func TestNotAPlainFileIsBroken(t *testing.T) {
 			if err := tt.plant(p); err != nil {
 				t.Skip(err)
 			}
-			done := make(chan Settings, 1)
-			go func() { done <- Load(p) }()
-			select {
-			case s := <-done:
-				if s.Warning == "" || s.FontSize != Defaults().FontSize {
-					t.Errorf("got %+v, want the defaults with a warning", s)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("Load still blocked after 10 s")
+			s := safefiletest.Promptly(t, "Load", func() Settings { return Load(p) })
+			if s.Warning == "" || s.FontSize != Defaults().FontSize {
+				t.Errorf("got %+v, want the defaults with a warning", s)
 			}
 			if _, err := os.Lstat(p + ".broken"); err != nil {
 				t.Errorf("not moved aside: %v", err)
