@@ -464,6 +464,15 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 		cmd.Process.Kill()
 		s.blockW.Close()
 	}
+	// bwrap itself goes first, at once: the first move into a group waits
+	// for the kernel's synchronisation (an RCU grace period, milliseconds),
+	// and bwrap's start-up runs meanwhile.
+	if s.group != nil {
+		if err := s.group.attach(bwrapPid); err != nil {
+			fail(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
+			return
+		}
+	}
 	var msg struct {
 		ChildPid int `json:"child-pid"`
 	}
@@ -486,7 +495,7 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 	s.initPid, s.pidfd = msg.ChildPid, fd
 	s.mu.Unlock()
 	if s.group != nil {
-		if err := s.group.attach(bwrapPid, msg.ChildPid); err != nil {
+		if err := s.group.attach(msg.ChildPid); err != nil {
 			fail(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
 			return
 		}
