@@ -4,7 +4,7 @@
 VERSION ?= 0.1.0
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DATE    := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
-LDFLAGS := -s -w -X kidcoder/buildinfo.Version=$(VERSION) -X kidcoder/buildinfo.Commit=$(COMMIT) -X kidcoder/buildinfo.Date=$(DATE)
+LDFLAGS := -s -w -X kidcoder/backend/buildinfo.Version=$(VERSION) -X kidcoder/backend/buildinfo.Commit=$(COMMIT) -X kidcoder/backend/buildinfo.Date=$(DATE)
 GUITAGS := desktop,production,webkit2_41
 PYTHON  ?= /usr/bin/python3
 BIN     := build/bin
@@ -39,7 +39,7 @@ run: setup build
 		echo "No display here, so the classroom window cannot open."; \
 		echo "Running the star demo headless through the sandbox instead:"; \
 		mkdir -p build/demo; \
-		$(BIN)/kidcoder run --out build/demo "lessons/starter/1 star.py"; \
+		$(BIN)/kidcoder run --out build/demo "backend/lessons/starter/1 star.py"; \
 		echo "The drawing is in build/demo/turtle.svg"; \
 	fi
 
@@ -48,8 +48,8 @@ test: setup-test build vet test-go test-python test-frontend test-e2e test-packa
 
 vet:
 	go vet ./...
-	GOOS=darwin go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/ ./packs/ ./python/ ./buildinfo/ ./safefile/
-	GOOS=windows go vet ./sandbox/ ./kidrun/ ./cli/ ./cmd/... ./settings/ ./lessons/ ./packs/ ./python/ ./buildinfo/ ./safefile/
+	GOOS=darwin go vet ./sandbox/ ./backend/... ./cmd/... ./python/
+	GOOS=windows go vet ./sandbox/ ./backend/... ./cmd/... ./python/
 
 test-go: build
 	KIDCODER_REQUIRE_SANDBOX=1 go test -race ./...

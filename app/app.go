@@ -7,14 +7,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"kidcoder/atomicfile"
+	"kidcoder/backend/atomicfile"
 	"sync"
 	"time"
 
-	"kidcoder/kidrun"
-	"kidcoder/lessons"
+	"kidcoder/backend/kidrun"
+	"kidcoder/backend/lessons"
 	"kidcoder/sandbox"
-	"kidcoder/settings"
+	"kidcoder/backend/settings"
 )
 
 // Shell is what the app needs from the desktop shell besides events.

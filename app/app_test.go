@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"kidcoder/kidrun"
-	"kidcoder/packs"
+	"kidcoder/backend/kidrun"
+	"kidcoder/backend/packs"
 )
 
 // runShell records events and hands them to whoever waits for one.

@@ -1,6 +1,6 @@
 package app
 
-import "kidcoder/lessons"
+import "kidcoder/backend/lessons"
 
 // Event names the app emits; mirrored in frontend/src/lib/events.ts.
 const (

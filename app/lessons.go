@@ -7,8 +7,8 @@ import (
 	"os"
 	"path"
 
-	"kidcoder/lessons"
-	"kidcoder/settings"
+	"kidcoder/backend/lessons"
+	"kidcoder/backend/settings"
 )
 
 // ProblemError is an error made for the child: its code and both texts.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"kidcoder/lessons"
-	"kidcoder/settings"
+	"kidcoder/backend/lessons"
+	"kidcoder/backend/settings"
 )
 
 // fakeShell records events and answers dialogs with what the test set.

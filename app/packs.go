@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"kidcoder/packs"
+	"kidcoder/backend/packs"
 	"kidcoder/sandbox"
 )
 

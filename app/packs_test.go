@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"kidcoder/packs"
+	"kidcoder/backend/packs"
 )
 
 // examplePack builds the scaffold pack into a .kidpack file.

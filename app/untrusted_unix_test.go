@@ -3,15 +3,15 @@
 package app
 
 import (
-	"kidcoder/safefile/safefiletest"
+	"kidcoder/backend/safefile/safefiletest"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
-	"kidcoder/lessons"
-	"kidcoder/settings"
+	"kidcoder/backend/lessons"
+	"kidcoder/backend/settings"
 )
 
 // within fails the test if fn has not returned promptly.

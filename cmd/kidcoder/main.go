@@ -8,7 +8,7 @@ import (
 	"strings"
 	"syscall"
 
-	"kidcoder/cli"
+	"kidcoder/cmd/kidcoder/cli"
 )
 
 func main() { os.Exit(run()) }

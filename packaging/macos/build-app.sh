@@ -19,7 +19,7 @@ command -v wails >/dev/null || { echo "build-app: install Wails: GOTOOLCHAIN=go1
 version=${VERSION:-$(sed -n 's/^VERSION ?= //p' Makefile)}
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-ldflags="-s -w -X kidcoder/buildinfo.Version=$version -X kidcoder/buildinfo.Commit=$commit -X kidcoder/buildinfo.Date=$date"
+ldflags="-s -w -X kidcoder/backend/buildinfo.Version=$version -X kidcoder/backend/buildinfo.Commit=$commit -X kidcoder/backend/buildinfo.Date=$date"
 app="build/bin/Kid Coder.app"
 
 # Wails names the bundle after the project (kidcoder.app) and puts the

@@ -6,7 +6,7 @@ import (
 	"compress/flate"
 	"encoding/json"
 	"io"
-	"kidcoder/atomicfile"
+	"kidcoder/backend/atomicfile"
 	"time"
 )
 

@@ -1,5 +1,5 @@
 import json, os, sys, tempfile, unittest
-sys.path.insert(0, os.environ.get("KIDCHECK_DIR", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python")))
+sys.path.insert(0, os.environ.get("KIDCHECK_DIR", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python")))
 import kidcheck
 
 class T(unittest.TestCase):

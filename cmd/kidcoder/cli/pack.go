@@ -14,9 +14,9 @@ import (
 	"strings"
 	"syscall"
 
-	"kidcoder/kidrun"
-	"kidcoder/lessons"
-	"kidcoder/packs"
+	"kidcoder/backend/kidrun"
+	"kidcoder/backend/lessons"
+	"kidcoder/backend/packs"
 	"kidcoder/sandbox"
 )
 

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"kidcoder/kidrun"
+	"kidcoder/backend/kidrun"
 )
 
 var (

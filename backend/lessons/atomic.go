@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"kidcoder/atomicfile"
+	"kidcoder/backend/atomicfile"
 	"os"
 	"path/filepath"
 )

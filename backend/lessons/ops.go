@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"kidcoder/safefile"
+	"kidcoder/backend/safefile"
 )
 
 func stemOf(name string) string { return strings.TrimSuffix(name, LessonExt) }

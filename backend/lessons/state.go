@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"kidcoder/safefile"
+	"kidcoder/backend/safefile"
 )
 
 // Position is where the child was in a lesson.

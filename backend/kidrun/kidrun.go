@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
-	"kidcoder/buildinfo"
+	"kidcoder/backend/buildinfo"
 	"kidcoder/python"
-	"kidcoder/safefile"
+	"kidcoder/backend/safefile"
 	"kidcoder/sandbox"
 )
 

@@ -16,7 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"kidcoder/safefile"
+	"kidcoder/backend/safefile"
 )
 
 // MetaDir is the hidden folder beside an imported pack's lessons that holds

@@ -1,7 +1,7 @@
 package settings
 
 import (
-	"kidcoder/safefile/safefiletest"
+	"kidcoder/backend/safefile/safefiletest"
 	"os"
 	"path/filepath"
 	"runtime"

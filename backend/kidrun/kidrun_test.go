@@ -17,7 +17,7 @@ import (
 
 // corpus is the folder of sample kids' programs (a copy of the shared corpus).
 func corpus(t *testing.T) string {
-	for _, dir := range []string{"../python/tests/corpus", "../../shared/corpus"} {
+	for _, dir := range []string{"../../python/tests/corpus", "../../../shared/corpus"} {
 		if _, err := os.Stat(filepath.Join(dir, "hello_zh.py")); err == nil {
 			return dir
 		}

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"kidcoder/atomicfile"
-	"kidcoder/safefile"
+	"kidcoder/backend/atomicfile"
+	"kidcoder/backend/safefile"
 	"os"
 	"path/filepath"
 )

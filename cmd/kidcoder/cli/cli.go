@@ -16,8 +16,8 @@ import (
 	"syscall"
 	"time"
 
-	"kidcoder/buildinfo"
-	"kidcoder/kidrun"
+	"kidcoder/backend/buildinfo"
+	"kidcoder/backend/kidrun"
 	"kidcoder/sandbox"
 )
 

@@ -5,13 +5,13 @@ package kidrun
 import (
 	"bytes"
 	"errors"
-	"kidcoder/safefile/safefiletest"
+	"kidcoder/backend/safefile/safefiletest"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 
-	"kidcoder/safefile"
+	"kidcoder/backend/safefile"
 )
 
 // TestCopyDataFileRefuses: a data file beside a lesson that is a link, a

@@ -4,7 +4,7 @@ package packs
 
 import (
 	"errors"
-	"kidcoder/safefile/safefiletest"
+	"kidcoder/backend/safefile/safefiletest"
 	"os"
 	"path/filepath"
 	"slices"

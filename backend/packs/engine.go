@@ -3,7 +3,7 @@ package packs
 import (
 	"context"
 
-	"kidcoder/kidrun"
+	"kidcoder/backend/kidrun"
 	"kidcoder/sandbox"
 )
 

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"kidcoder/kidrun"
+	"kidcoder/backend/kidrun"
 )
 
 // errNotOurs is returned by writeImages for a name in the folder held by

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"kidcoder/safefile"
+	"kidcoder/backend/safefile"
 )
 
 // maxUserDirs bounds what is read of user-dirs.dirs, a file of a dozen lines.

@@ -5,7 +5,7 @@ package lessons
 import (
 	"encoding/json"
 	"errors"
-	"kidcoder/safefile/safefiletest"
+	"kidcoder/backend/safefile/safefiletest"
 	"os"
 	"path/filepath"
 	"runtime"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"kidcoder/safefile"
+	"kidcoder/backend/safefile"
 )
 
 // MaxLessonSize is the largest file Open reads or Save writes: far beyond

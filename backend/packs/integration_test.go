@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"kidcoder/kidrun"
+	"kidcoder/backend/kidrun"
 	"kidcoder/sandbox"
 )
 

@@ -15,7 +15,7 @@ import (
 	"sort"
 	"strings"
 
-	"kidcoder/safefile"
+	"kidcoder/backend/safefile"
 )
 
 // Pack is a pack read fully into memory and verified: every file it names

@@ -20,7 +20,7 @@ type schemaValidator struct{ root map[string]any }
 
 func loadSchema(t *testing.T) *schemaValidator {
 	t.Helper()
-	b, err := os.ReadFile("../docs/pack.schema.json")
+	b, err := os.ReadFile("../../docs/pack.schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
