@@ -35,7 +35,7 @@ root=$tmp/root
 
 install -D -m 0755 build/bin/kidcoder "$root/usr/bin/kidcoder"
 # The GUI sits beside the CLI because `kidcoder` with no arguments starts the
-# kidcoder-gui found next to its own executable (CONTRACTS.md §1).
+# kidcoder-gui found next to its own executable (docs/contracts.md §1).
 install -D -m 0755 build/bin/kidcoder-gui "$root/usr/bin/kidcoder-gui"
 install -D -m 0644 "$linux/org.kidcoder.classroom.desktop" "$root/usr/share/applications/org.kidcoder.classroom.desktop"
 install -D -m 0644 "$linux/org.kidcoder.classroom.metainfo.xml" "$root/usr/share/metainfo/org.kidcoder.classroom.metainfo.xml"
@@ -62,7 +62,7 @@ chmod 0644 "$doc/changelog.gz" "$doc/copyright"
 
 # Lintian overrides for what the Makefile's build choices cause, each only
 # while it applies: the headless command is pure Go on purpose (no C
-# libraries, CONTRACTS.md §1), and Go links non-PIE unless told otherwise.
+# libraries, docs/contracts.md §1), and Go links non-PIE unless told otherwise.
 overrides=""
 for exe in kidcoder kidcoder-gui; do
   f=$root/usr/bin/$exe

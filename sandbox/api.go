@@ -144,7 +144,7 @@ type Handler interface {
 	Frame(payload []byte)
 }
 
-// Status is the host's verdict on a run (CONTRACTS.md §2).
+// Status is the host's verdict on a run (docs/contracts.md §2).
 type Status string
 
 const (

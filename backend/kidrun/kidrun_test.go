@@ -15,15 +15,13 @@ import (
 	"kidcoder/sandbox"
 )
 
-// corpus is the folder of sample kids' programs (a copy of the shared corpus).
+// corpus is the folder of sample kids' programs.
 func corpus(t *testing.T) string {
-	for _, dir := range []string{"../../python/tests/corpus", "../../../shared/corpus"} {
-		if _, err := os.Stat(filepath.Join(dir, "hello_zh.py")); err == nil {
-			return dir
-		}
+	const dir = "../../python/tests/corpus"
+	if _, err := os.Stat(filepath.Join(dir, "hello_zh.py")); err != nil {
+		t.Fatalf("corpus of sample programs: %v", err)
 	}
-	t.Fatal("corpus of sample programs not found")
-	return ""
+	return dir
 }
 
 // TestMain removes the shared test engine's cache folder afterwards.

@@ -10,7 +10,7 @@ import (
 	"kidcoder/sandbox"
 )
 
-// Result is the outcome of one run: the `run --json` object of CONTRACTS.md §2
+// Result is the outcome of one run: the `run --json` object of docs/contracts.md §2
 // plus the fields the classroom needs (drawing steps, stop, limits, message).
 type Result struct {
 	Status     string          `json:"status"`

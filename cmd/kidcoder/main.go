@@ -20,7 +20,7 @@ func run() int {
 		return cli.Main(os.Args[1:], os.Stdout, os.Stderr)
 	}
 	// The desktop app lives in its own binary: linking the GUI libraries here
-	// would slow every headless command down (CONTRACTS.md §1).
+	// would slow every headless command down (docs/contracts.md §1).
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kidcoder:", err)
