@@ -1,4 +1,4 @@
-// Package cli implements the headless kidcoder commands: run, selftest and version.
+// Package cli implements the headless kidcoder commands: run, selftest, version and pack.
 package cli
 
 import (
