@@ -7,14 +7,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"kidcoder/backend/atomicfile"
 	"sync"
 	"time"
 
+	"kidcoder/backend/atomicfile"
 	"kidcoder/backend/kidrun"
 	"kidcoder/backend/lessons"
-	"kidcoder/sandbox"
 	"kidcoder/backend/settings"
+	"kidcoder/backend/text"
+	"kidcoder/sandbox"
 )
 
 // Shell is what the app needs from the desktop shell besides events.
@@ -309,7 +310,7 @@ func (a *App) SaveSettings(s settings.Settings) (settings.Settings, error) {
 }
 
 // SystemLanguage is "zh" or "en" from the system locale.
-func (a *App) SystemLanguage() string { return kidrun.SystemLang() }
+func (a *App) SystemLanguage() string { return text.System() }
 
 // SaveFile asks where to save and writes the base64 data there.
 func (a *App) SaveFile(name, data string) (string, error) {

@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"kidcoder/backend/buildinfo"
-	"kidcoder/python"
 	"kidcoder/backend/safefile"
+	"kidcoder/backend/text"
+	"kidcoder/python"
 	"kidcoder/sandbox"
 )
 
@@ -228,7 +229,7 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 	if req.Policy != nil {
 		policy = *req.Policy
 	}
-	lang := NormLang(req.Lang)
+	lang := text.Lang(req.Lang)
 
 	staging, err := os.MkdirTemp("", "kidcoder-prog-")
 	if err != nil {
@@ -348,25 +349,6 @@ func (e *Engine) fontCache(ctx context.Context, code []byte) string {
 func hasFontList(dir string) bool {
 	m, _ := filepath.Glob(filepath.Join(dir, "fontlist-*.json"))
 	return len(m) > 0
-}
-
-// SystemLang is "zh" or "en" from the user's locale (LC_ALL, LC_MESSAGES,
-// LANG, LANGUAGE, the first one set); "en" when none is.
-func SystemLang() string {
-	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"} {
-		if v := os.Getenv(k); v != "" {
-			return NormLang(v)
-		}
-	}
-	return "en"
-}
-
-// NormLang maps a language setting or locale to "zh" or "en".
-func NormLang(lang string) string {
-	if strings.HasPrefix(strings.ToLower(lang), "zh") {
-		return "zh"
-	}
-	return "en"
 }
 
 // copyFile copies a regular file into the staging folder from the very

@@ -390,23 +390,3 @@ sys.exit(0 if kids < 64 else 9)
 		t.Errorf("fork bomb not bounded by the process limit: exit %d, %q", res.ExitCode, res.Stdout)
 	}
 }
-
-func TestSystemLang(t *testing.T) {
-	tests := []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{"LC_ALL": "", "LC_MESSAGES": "", "LANG": "zh_CN.UTF-8", "LANGUAGE": ""}, "zh"},
-		{map[string]string{"LC_ALL": "en_GB.UTF-8", "LC_MESSAGES": "", "LANG": "zh_CN.UTF-8", "LANGUAGE": ""}, "en"},
-		{map[string]string{"LC_ALL": "", "LC_MESSAGES": "zh_TW.UTF-8", "LANG": "C.UTF-8", "LANGUAGE": ""}, "zh"},
-		{map[string]string{"LC_ALL": "", "LC_MESSAGES": "", "LANG": "", "LANGUAGE": ""}, "en"},
-	}
-	for _, tt := range tests {
-		for k, v := range tt.env {
-			t.Setenv(k, v)
-		}
-		if got := SystemLang(); got != tt.want {
-			t.Errorf("SystemLang with %v = %q, want %q", tt.env, got, tt.want)
-		}
-	}
-}

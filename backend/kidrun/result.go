@@ -4,9 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"strconv"
-	"strings"
 
-	"kidcoder/python"
+	"kidcoder/backend/text"
 	"kidcoder/sandbox"
 )
 
@@ -141,7 +140,7 @@ func limitMessage(r *Result, lang string) string {
 	default:
 		return ""
 	}
-	return Message(key, lang, map[string]string{
+	return text.Get(key, lang, map[string]string{
 		"seconds": strconv.FormatFloat(r.Limits.WallSeconds, 'f', -1, 64),
 		"cpu":     strconv.FormatFloat(r.Limits.CPUSeconds, 'f', -1, 64),
 		"idle":    strconv.FormatFloat(r.Limits.IdleSeconds, 'f', -1, 64),
@@ -149,24 +148,4 @@ func limitMessage(r *Result, lang string) string {
 		"mib":     strconv.FormatInt(r.Limits.MemoryMiB, 10),
 		"kib":     strconv.FormatInt(r.Limits.OutputKiB, 10),
 	})
-}
-
-// Message is the text for key in lang from the Python layer's shared table,
-// with {name} placeholders filled in. An unknown key gives the key itself.
-func Message(key, lang string, vars map[string]string) string {
-	msgs, err := python.Messages()
-	text := key
-	if err == nil {
-		if m, ok := msgs[key]; ok {
-			if t := m[NormLang(lang)]; t != "" {
-				text = t
-			} else if t := m["en"]; t != "" {
-				text = t
-			}
-		}
-	}
-	for k, v := range vars {
-		text = strings.ReplaceAll(text, "{"+k+"}", v)
-	}
-	return text
 }

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kidcoder/backend/text"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -105,7 +106,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	l := *lang
 	if l == "" {
-		l = kidrun.SystemLang()
+		l = text.System()
 	}
 	policy := sandbox.DefaultPolicy()
 	if *timeout > 0 {
@@ -242,7 +243,7 @@ func cmdSelftest(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	lang := kidrun.SystemLang()
+	lang := text.System()
 	eng, err := kidrun.New(kidrun.Options{Python: *python})
 	if err != nil {
 		if *asJSON {
@@ -301,12 +302,12 @@ func fixOf(err error) string {
 // explain is the message for a sandbox or Python problem, with its fix.
 func explain(err error, lang string) string {
 	fix := fixOf(err)
-	msg := kidrun.Message("sandbox.unavailable", lang, map[string]string{"reason": err.Error()})
+	msg := text.Get("sandbox.unavailable", lang, map[string]string{"reason": err.Error()})
 	if msg == "sandbox.unavailable" {
 		msg = "Code cannot run: " + err.Error() + ". Code is never run without the sandbox."
 	}
 	if fix != "" {
-		msg += "\n" + kidrun.Message("sandbox.fix", lang, map[string]string{"fix": fix})
+		msg += "\n" + text.Get("sandbox.fix", lang, map[string]string{"fix": fix})
 	}
 	return msg
 }

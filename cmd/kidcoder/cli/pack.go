@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kidcoder/backend/text"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -132,7 +133,7 @@ func packCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	l := *lang
 	if l == "" {
-		l = kidrun.SystemLang()
+		l = text.System()
 	}
 	p, err := packs.Load(fs.Arg(0))
 	if err != nil {
@@ -218,7 +219,7 @@ func packImport(args []string, stdout, stderr io.Writer) int {
 	}
 	l := *lang
 	if l == "" {
-		l = kidrun.SystemLang()
+		l = text.System()
 	}
 	root, err := lessons.ResolveDir(*dir)
 	if err != nil {

@@ -1,0 +1,74 @@
+package text
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+)
+
+func TestLang(t *testing.T) {
+	for in, want := range map[string]string{
+		"zh": Zh, "zh_CN.UTF-8": Zh, "ZH-tw": Zh, "en": En, "en_GB.UTF-8": En, "": En, "C.UTF-8": En, "fr": En,
+	} {
+		if got := Lang(in); got != want {
+			t.Errorf("Lang(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSystem(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"LC_ALL": "", "LC_MESSAGES": "", "LANG": "zh_CN.UTF-8", "LANGUAGE": ""}, "zh"},
+		{map[string]string{"LC_ALL": "en_GB.UTF-8", "LC_MESSAGES": "", "LANG": "zh_CN.UTF-8", "LANGUAGE": ""}, "en"},
+		{map[string]string{"LC_ALL": "", "LC_MESSAGES": "zh_TW.UTF-8", "LANG": "C.UTF-8", "LANGUAGE": ""}, "zh"},
+		{map[string]string{"LC_ALL": "", "LC_MESSAGES": "", "LANG": "", "LANGUAGE": ""}, "en"},
+	}
+	for _, tt := range tests {
+		for k, v := range tt.env {
+			t.Setenv(k, v)
+		}
+		if got := System(); got != tt.want {
+			t.Errorf("System with %v = %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}
+
+// Every message of the one catalogue exists in both languages, with the
+// same placeholders in each.
+func TestEveryMessageInBothLanguages(t *testing.T) {
+	keys := Keys()
+	if len(keys) < 20 {
+		t.Fatalf("only %d messages in the catalogue", len(keys))
+	}
+	slices.Sort(keys)
+	ph := regexp.MustCompile(`\{[a-z_]+\}`)
+	for _, k := range keys {
+		m := messages()[k]
+		if m.Zh == "" || m.En == "" {
+			t.Errorf("%s lacks zh or en: %+v", k, m)
+			continue
+		}
+		zh, en := ph.FindAllString(m.Zh, -1), ph.FindAllString(m.En, -1)
+		slices.Sort(zh)
+		slices.Sort(en)
+		if !slices.Equal(slices.Compact(zh), slices.Compact(en)) {
+			t.Errorf("%s: placeholders differ: zh %v, en %v", k, zh, en)
+		}
+	}
+}
+
+func TestOfAndIn(t *testing.T) {
+	got := Of("limit.timeout", map[string]string{"seconds": "7"})
+	if got.In("zh_CN") != "⏱️ 已被叫停：运行超过 7 秒。是不是有个循环停不下来？" || got.In("en") != "⏱️ Stopped: ran longer than 7 s. Maybe a loop never ends?" {
+		t.Errorf("%+v", got)
+	}
+	if Get("no.such.key", "zh", nil) != "no.such.key" {
+		t.Error("an unknown key is its own text")
+	}
+	if (Text{En: "only"}).In("zh") != "only" || (Text{Zh: "仅"}).In("en") != "仅" {
+		t.Error("In falls back to the other language")
+	}
+}
