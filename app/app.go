@@ -2,9 +2,7 @@ package app
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -44,13 +42,21 @@ type SandboxStatus struct {
 	Containment sandbox.Containment `json:"containment"`
 	// Limits are the bounds each run gets; zero until Python is found.
 	Limits SandboxLimits `json:"limits"`
+	// DemoRunID is the id of the star demo the app started by itself, while
+	// no Run has taken it over: a Run with this id shows that run from its
+	// first output. "" once it is taken or ended, and before it started.
+	DemoRunID string `json:"demoRunId,omitempty"`
 }
 
 // RunRequest is what the Run button sends.
 type RunRequest struct {
-	Code string `json:"code"`
-	Name string `json:"name"`
-	Lang string `json:"lang"`
+	// RunID names the run in all its events and in SendInput and Stop. The
+	// window chooses it, so it listens for the run's events before asking
+	// for the run and none can come too early (checkRunID says which ids do).
+	RunID string `json:"runId"`
+	Code  string `json:"code"`
+	Name  string `json:"name"`
+	Lang  string `json:"lang"`
 	// Lesson is the open lesson's path in the lessons folder, so its data
 	// files are beside the program; "" for code that is not a lesson.
 	Lesson string `json:"lesson,omitempty"`
@@ -68,7 +74,10 @@ type App struct {
 	engine   *kidrun.Engine
 	status   SandboxStatus
 	current  *active
-	// demo is the star demo run waiting to be claimed (see demoRun);
+	// live holds the ids of runs whose EventRunDone is not sent yet: a new
+	// run may not take one, or the window could not tell the two apart.
+	live map[string]bool
+	// demo is the star demo run waiting to be taken over (see demoRun);
 	// demoStarted keeps it to the first start of the session.
 	demo        *demoRun
 	demoStarted bool
@@ -90,7 +99,7 @@ func New(settingsPath, cacheDir string) *App {
 	if settingsPath == "" {
 		settingsPath, _ = settings.DefaultPath()
 	}
-	return &App{settingsPath: settingsPath, cacheDir: cacheDir, status: SandboxStatus{Checking: true}}
+	return &App{settingsPath: settingsPath, cacheDir: cacheDir, status: SandboxStatus{Checking: true}, live: map[string]bool{}}
 }
 
 // Startup is called by the shell once the window exists. It loads the
@@ -142,16 +151,26 @@ func (a *App) prepare() {
 		st.Ready = true
 	}
 	a.mu.Lock()
+	first := st.Ready && !a.demoStarted
+	a.demoStarted = a.demoStarted || st.Ready
+	a.mu.Unlock()
+	// The demo is in place before the status says ready, so every ready
+	// status names it and the window's first run can take it over.
+	var demo *demoRun
+	if first {
+		demo = a.startDemo(eng)
+	}
+	a.mu.Lock()
 	if st.Ready {
 		a.engine = eng
 	}
-	first := st.Ready && !a.demoStarted
-	a.demoStarted = a.demoStarted || st.Ready
-	a.status = st
-	a.mu.Unlock()
-	if first {
-		a.startDemo(eng)
+	if demo != nil {
+		a.demo = demo
+		a.live[demo.id] = true
 	}
+	a.status = st
+	st = a.statusLocked()
+	a.mu.Unlock()
 	a.emit(EventStatus, st)
 }
 
@@ -159,24 +178,62 @@ func (a *App) prepare() {
 func (a *App) Status() SandboxStatus {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.status
+	return a.statusLocked()
 }
 
-// Run starts the child's program; a run already going is stopped first.
-func (a *App) Run(req RunRequest) (string, error) {
-	if len(req.Code) > 1<<20 {
-		return "", errors.New("the program is larger than 1 MiB")
+func (a *App) statusLocked() SandboxStatus {
+	st := a.status
+	if a.demo != nil {
+		st.DemoRunID = a.demo.id
 	}
+	return st
+}
+
+// Run starts the child's program under req.RunID; a run already going is
+// stopped first. A RunID of the waiting star demo (Status().DemoRunID) takes
+// that run over instead, with all it did so far; any other run ends the demo
+// unseen.
+func (a *App) Run(req RunRequest) error {
+	if err := checkRunID(req.RunID); err != nil {
+		return err
+	}
+	if len(req.Code) > 1<<20 {
+		return errors.New("the program is larger than 1 MiB")
+	}
+	id := req.RunID
 	a.mu.Lock()
-	eng, prev, set := a.engine, a.current, a.settings
-	a.current = nil
+	if d := a.demo; d != nil && d.id == id {
+		prev := a.current
+		a.demo = nil
+		a.current = &active{id: id, run: d.run}
+		a.mu.Unlock()
+		if prev != nil {
+			prev.run.Stop()
+		}
+		d.claim()
+		return nil
+	}
+	if a.live[id] {
+		a.mu.Unlock()
+		return fmt.Errorf("%w: %q", ErrRunIDInUse, id)
+	}
+	eng, prev, set, demo := a.engine, a.current, a.settings, a.demo
+	a.current, a.demo = nil, nil
+	if demo != nil {
+		delete(a.live, demo.id) // its events stay held: nobody sees them
+	}
+	a.live[id] = true
 	a.mu.Unlock()
+	if demo != nil {
+		go demo.run.Stop()
+	}
 	if prev != nil {
 		prev.run.Stop()
 		<-prev.run.Done()
 	}
 	if eng == nil {
-		return "", fmt.Errorf("%w: %s", sandbox.ErrUnavailable, a.Status().Reason)
+		a.release(id)
+		return fmt.Errorf("%w: %s", sandbox.ErrUnavailable, a.Status().Reason)
 	}
 	lang := req.Lang
 	if lang == "" {
@@ -186,68 +243,111 @@ func (a *App) Run(req RunRequest) (string, error) {
 	policy.WallTime = time.Duration(set.Clamp().TimeoutSeconds) * time.Second
 	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
 
-	id := newID()
-	if d := a.takeDemo(req.Code); d != nil {
-		a.mu.Lock()
-		a.current = &active{id: id, run: d.run}
-		a.mu.Unlock()
-		d.obs.claim(id)
-		return id, nil
-	}
 	obs := &runObserver{app: a, id: id}
 	run, err := eng.Start(a.ctx, kidrun.Request{
 		Code: []byte(req.Code), Name: req.Name, Lang: lang, Interactive: true, Policy: &policy,
 		DataFiles: a.lessonDataFiles(req.Lesson),
 	}, obs)
 	if err != nil {
-		return "", err
+		a.release(id)
+		return err
 	}
 	a.mu.Lock()
 	a.current = &active{id: id, run: run}
 	a.mu.Unlock()
 	go obs.finished(run)
-	return id, nil
+	return nil
 }
 
-// demoRun is the star demo, started as soon as the sandbox is proven so the
-// first picture does not wait for the window to finish loading. The
-// frontend's first Run of that very program takes it over; any other first
-// Run ends it unseen.
+// ErrRunIDInUse is returned by Run for the id of a run whose end has not
+// been reported yet.
+var ErrRunIDInUse = errors.New("that run id is in use")
+
+// maxRunIDLen bounds a run id; a UUID is 36 characters.
+const maxRunIDLen = 64
+
+// checkRunID accepts ids of 1 to maxRunIDLen letters, digits, '-' and '_':
+// an id comes back in every event and in logs, so it carries nothing else.
+func checkRunID(id string) error {
+	if id == "" || len(id) > maxRunIDLen {
+		return fmt.Errorf("a run id has 1 to %d characters, not %d", maxRunIDLen, len(id))
+	}
+	for _, c := range []byte(id) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return fmt.Errorf("a run id has only letters, digits, '-' and '_': %q", id)
+		}
+	}
+	return nil
+}
+
+// release frees a run id once its end is reported, or when it never started.
+func (a *App) release(id string) {
+	a.mu.Lock()
+	delete(a.live, id)
+	a.mu.Unlock()
+}
+
+// demoRun is the star demo, started under DemoRunID as soon as the sandbox
+// is proven, so the first picture does not wait for the window to finish
+// loading. The window may not be listening yet: what the run does is held,
+// in order, until a Run with its id takes it over, and then sent.
 type demoRun struct {
-	code string
-	obs  *runObserver
-	run  *kidrun.Run
+	id  string
+	run *kidrun.Run
+
+	mu      sync.Mutex
+	claimed bool
+	held    []func()
 }
 
-// startDemo runs the star demo, unclaimed, through the real sandbox.
-func (a *App) startDemo(eng *kidrun.Engine) {
+// startDemo starts the star demo through the real sandbox; nil if it could not start.
+func (a *App) startDemo(eng *kidrun.Engine) *demoRun {
 	a.mu.Lock()
 	set := a.settings
 	a.mu.Unlock()
-	code := lessons.StarDemo()
-	obs := &runObserver{app: a}
-	run, err := eng.Start(a.ctx, kidrun.Request{Code: []byte(code), Name: "star.py", Lang: set.Lang, Interactive: true}, obs)
+	d := &demoRun{id: DemoRunID}
+	obs := &runObserver{app: a, id: d.id, demo: d}
+	run, err := eng.Start(a.ctx, kidrun.Request{Code: []byte(lessons.StarDemo()), Name: "star.py", Lang: set.Lang, Interactive: true}, obs)
 	if err != nil {
-		return
+		return nil
 	}
-	a.mu.Lock()
-	a.demo = &demoRun{code: code, obs: obs, run: run}
-	a.mu.Unlock()
+	d.run = run
 	go obs.finished(run)
+	return d
 }
 
-// takeDemo hands over the waiting demo run if code is its program; otherwise
-// the demo is no longer wanted and is stopped.
-func (a *App) takeDemo(code string) *demoRun {
-	a.mu.Lock()
-	d := a.demo
-	a.demo = nil
-	a.mu.Unlock()
-	if d == nil || d.code == code {
-		return d
+func (d *demoRun) send(f func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.claimed {
+		d.held = append(d.held, f)
+		return
 	}
-	go d.run.Stop()
-	return nil
+	f()
+}
+
+// claim sends what the demo did so far; later events go out as they happen.
+func (d *demoRun) claim() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.claimed = true
+	for _, f := range d.held {
+		f()
+	}
+	d.held = nil
+}
+
+// dropDemo takes the waiting demo away, for the caller to stop: no one will
+// see it now.
+func (a *App) dropDemo() *demoRun {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	d := a.demo
+	if d != nil {
+		a.demo = nil
+		delete(a.live, d.id)
+	}
+	return d
 }
 
 // SendInput gives the waiting program one line the child typed.
@@ -339,7 +439,7 @@ func Shutdown(a *App) {
 	a.mu.Lock()
 	cur := a.current
 	a.mu.Unlock()
-	if d := a.takeDemo(""); d != nil {
+	if d := a.dropDemo(); d != nil {
 		d.run.Stop()
 		<-d.run.Done()
 	}
@@ -355,62 +455,43 @@ func (a *App) emit(event string, data any) {
 	}
 }
 
-// runObserver forwards a run's events under its run id. A run started before
-// anyone asked for it (the star demo) has no id yet: its events are held, in
-// order, until Run claims it, and then replayed.
+// runObserver sends a run's events under its run id, as they happen, or
+// through demo while that is the unclaimed star demo.
 type runObserver struct {
 	app  *App
-	mu   sync.Mutex
 	id   string
-	held []func(id string)
+	demo *demoRun
 }
 
-func (o *runObserver) send(f func(id string)) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.id == "" {
-		o.held = append(o.held, f)
+func (o *runObserver) send(f func()) {
+	if o.demo != nil {
+		o.demo.send(f)
 		return
 	}
-	f(o.id)
-}
-
-// claim names the run and replays what it did before being claimed.
-func (o *runObserver) claim(id string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.id = id
-	for _, f := range o.held {
-		f(id)
-	}
-	o.held = nil
+	f()
 }
 
 func (o *runObserver) Output(stream, text string) {
-	o.send(func(id string) { o.app.emit(EventRunOutput, OutputEvent{RunID: id, Stream: stream, Text: text}) })
+	o.send(func() { o.app.emit(EventRunOutput, OutputEvent{RunID: o.id, Stream: stream, Text: text}) })
 }
 func (o *runObserver) Waiting(prompt string) {
-	o.send(func(id string) { o.app.emit(EventRunWaiting, WaitingEvent{RunID: id, Prompt: prompt}) })
+	o.send(func() { o.app.emit(EventRunWaiting, WaitingEvent{RunID: o.id, Prompt: prompt}) })
 }
 func (o *runObserver) InputDone() {
-	o.send(func(id string) { o.app.emit(EventRunInputDone, RunEvent{RunID: id}) })
+	o.send(func() { o.app.emit(EventRunInputDone, RunEvent{RunID: o.id}) })
 }
 
-// finished reports the result once the run is claimed, and forgets the run.
+// finished reports the result and forgets the run; only then may its id be
+// used again.
 func (o *runObserver) finished(run *kidrun.Run) {
 	res := run.Wait()
-	o.send(func(id string) {
+	o.send(func() {
 		o.app.mu.Lock()
-		if o.app.current != nil && o.app.current.id == id {
+		if o.app.current != nil && o.app.current.id == o.id {
 			o.app.current = nil
 		}
+		delete(o.app.live, o.id)
 		o.app.mu.Unlock()
-		o.app.emit(EventRunDone, DoneEvent{RunID: id, Result: res})
+		o.app.emit(EventRunDone, DoneEvent{RunID: o.id, Result: res})
 	})
-}
-
-func newID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,8 +103,8 @@ func TestRunStreamsAndFinishes(t *testing.T) {
 	if st.Sandbox == "" || st.Python == "" {
 		t.Errorf("status does not say which sandbox and Python: %+v", st)
 	}
-	id, err := a.Run(RunRequest{Code: "print('你好 🐢')\n", Name: "hi.py", Lang: "zh"})
-	if err != nil {
+	id := "run-hi"
+	if err := a.Run(RunRequest{RunID: id, Code: "print('你好 🐢')\n", Name: "hi.py", Lang: "zh"}); err != nil {
 		t.Fatal(err)
 	}
 	done := sh.waitFor(t, 20*time.Second, doneOf(id)).data.(DoneEvent)
@@ -120,12 +121,11 @@ func TestRunStreamsAndFinishes(t *testing.T) {
 func TestRunWhileRunningRestarts(t *testing.T) {
 	a, sh, st := readyApp(t, "")
 	requireReady(t, st)
-	first, err := a.Run(RunRequest{Code: "import time\nwhile True:\n    time.sleep(0.05)\n", Name: "loop.py"})
-	if err != nil {
+	first, second := "run-1", "run-2"
+	if err := a.Run(RunRequest{RunID: first, Code: "import time\nwhile True:\n    time.sleep(0.05)\n", Name: "loop.py"}); err != nil {
 		t.Fatal(err)
 	}
-	second, err := a.Run(RunRequest{Code: "print('second')\n", Name: "b.py"})
-	if err != nil {
+	if err := a.Run(RunRequest{RunID: second, Code: "print('second')\n", Name: "b.py"}); err != nil {
 		t.Fatal(err)
 	}
 	r1 := sh.waitFor(t, 10*time.Second, doneOf(first)).data.(DoneEvent).Result.(*kidrun.Result)
@@ -144,8 +144,8 @@ func TestRunWhileRunningRestarts(t *testing.T) {
 func TestInputAndStop(t *testing.T) {
 	a, sh, st := readyApp(t, `{"timeoutSeconds": 3}`)
 	requireReady(t, st)
-	id, err := a.Run(RunRequest{Code: "n = input('n? ')\nprint(int(n) + 1)\nimport time\nwhile True:\n    time.sleep(0.05)\n", Name: "in.py"})
-	if err != nil {
+	id := "run-in"
+	if err := a.Run(RunRequest{RunID: id, Code: "n = input('n? ')\nprint(int(n) + 1)\nimport time\nwhile True:\n    time.sleep(0.05)\n", Name: "in.py"}); err != nil {
 		t.Fatal(err)
 	}
 	sh.waitFor(t, 20*time.Second, func(e recorded) bool { return e.name == EventRunWaiting })
@@ -173,7 +173,7 @@ func TestMissingPythonExplainsTheFix(t *testing.T) {
 	if st.Ready || st.Reason == "" || !strings.Contains(st.Fix, "apt install python3") {
 		t.Fatalf("status %+v", st)
 	}
-	if _, err := a.Run(RunRequest{Code: "print(1)", Name: "a.py"}); err == nil {
+	if err := a.Run(RunRequest{RunID: "run-1", Code: "print(1)", Name: "a.py"}); err == nil {
 		t.Fatal("ran code without a usable sandbox")
 	}
 }
@@ -190,14 +190,20 @@ func TestBrokenSettingsAreReportedNotFatal(t *testing.T) {
 	}
 }
 
-// The star demo starts as soon as the sandbox is proven; the frontend's
-// first Run of that program takes it over and hears all of it.
+// The star demo starts as soon as the sandbox is proven; the ready status
+// names its run, and a Run with that id takes it over and hears all of it.
 func TestFirstStarRunIsTheEarlyDemo(t *testing.T) {
 	a, sh, st := readyApp(t, "")
 	requireReady(t, st)
-	id, err := a.Run(RunRequest{Code: a.StarDemo(), Name: "star.py", Lang: "en"})
-	if err != nil {
+	id := st.DemoRunID
+	if id != DemoRunID || a.Status().DemoRunID != id {
+		t.Fatalf("the ready status names demo run %q, Status() %q", id, a.Status().DemoRunID)
+	}
+	if err := a.Run(RunRequest{RunID: id, Code: a.StarDemo(), Name: "star.py", Lang: "en"}); err != nil {
 		t.Fatal(err)
+	}
+	if got := a.Status().DemoRunID; got != "" {
+		t.Errorf("the demo is taken, yet Status() still names %q", got)
 	}
 	res := sh.waitFor(t, 20*time.Second, doneOf(id)).data.(DoneEvent).Result.(*kidrun.Result)
 	if res.Status != "ok" || !strings.Contains(res.Stdout, "golden star") || len(res.Images) == 0 {
@@ -208,12 +214,91 @@ func TestFirstStarRunIsTheEarlyDemo(t *testing.T) {
 		return ok && o.RunID == id && strings.Contains(o.Text, "golden star")
 	})
 	// Only the first run is the early one: a second is a run of its own.
-	id2, err := a.Run(RunRequest{Code: a.StarDemo(), Name: "star.py"})
-	if err != nil || id2 == id {
-		t.Fatalf("second run: %q %v", id2, err)
+	id2 := "run-2"
+	if err := a.Run(RunRequest{RunID: id2, Code: a.StarDemo(), Name: "star.py"}); err != nil {
+		t.Fatalf("second run: %v", err)
 	}
 	if r2 := sh.waitFor(t, 20*time.Second, doneOf(id2)).data.(DoneEvent).Result.(*kidrun.Result); r2.Status != "ok" {
 		t.Fatalf("second run: %s", r2.Status)
+	}
+}
+
+// A first run under any other id ends the early demo unseen: none of its
+// events reach the window.
+func TestOtherFirstRunEndsTheDemoUnseen(t *testing.T) {
+	a, sh, st := readyApp(t, "")
+	requireReady(t, st)
+	if st.DemoRunID == "" {
+		t.Fatal("the ready status names no demo run")
+	}
+	if err := a.Run(RunRequest{RunID: "run-1", Code: "print('mine')\n", Name: "a.py"}); err != nil {
+		t.Fatal(err)
+	}
+	sh.waitFor(t, 20*time.Second, doneOf("run-1"))
+	if got := a.Status().DemoRunID; got != "" {
+		t.Errorf("Status() still names demo run %q", got)
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	for _, e := range sh.events {
+		if d, ok := e.data.(DoneEvent); ok && d.RunID == st.DemoRunID {
+			t.Errorf("the window heard of the dropped demo: %+v", e)
+		}
+		if o, ok := e.data.(OutputEvent); ok && o.RunID == st.DemoRunID {
+			t.Errorf("the window heard of the dropped demo: %+v", e)
+		}
+	}
+}
+
+// Run refuses a run id that could be confused with another run's, or that
+// is not a plain token, before it touches the run going on.
+func TestRunChecksTheRunID(t *testing.T) {
+	a, sh, st := readyApp(t, "")
+	requireReady(t, st)
+	if err := a.Run(RunRequest{RunID: "loop", Code: "import time\nprint('up', flush=True)\nwhile True:\n    time.sleep(0.05)\n", Name: "loop.py"}); err != nil {
+		t.Fatal(err)
+	}
+	sh.waitFor(t, 20*time.Second, func(e recorded) bool {
+		o, ok := e.data.(OutputEvent)
+		return ok && o.RunID == "loop" && strings.Contains(o.Text, "up")
+	})
+	for _, tt := range []struct {
+		name, id string
+		inUse    bool
+	}{
+		{"empty", "", false},
+		{"too long", strings.Repeat("a", maxRunIDLen+1), false},
+		{"space", "run 1", false},
+		{"quote", `run"1`, false},
+		{"slash", "../run", false},
+		{"not ASCII", "运行", false},
+		{"in use", "loop", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := a.Run(RunRequest{RunID: tt.id, Code: "print(1)\n", Name: "a.py"})
+			if err == nil {
+				t.Fatalf("Run accepted id %q", tt.id)
+			}
+			if errors.Is(err, ErrRunIDInUse) != tt.inUse {
+				t.Errorf("id %q: %v", tt.id, err)
+			}
+		})
+	}
+	if _, err := a.find("loop"); err != nil {
+		t.Fatalf("a refused Run ended the run going on: %v", err)
+	}
+	if err := a.Stop("loop"); err != nil {
+		t.Fatal(err)
+	}
+	if res := sh.waitFor(t, 5*time.Second, doneOf("loop")).data.(DoneEvent).Result.(*kidrun.Result); !res.Stopped {
+		t.Errorf("the run was not stopped by Stop: %+v", res)
+	}
+	// Once its end is reported the id is free again.
+	if err := a.Run(RunRequest{RunID: "loop", Code: "print(2)\n", Name: "a.py"}); err != nil {
+		t.Errorf("the id of a finished run: %v", err)
+	}
+	if err := checkRunID(strings.Repeat("a", maxRunIDLen)); err != nil {
+		t.Errorf("a longest id: %v", err)
 	}
 }
 

@@ -15,6 +15,11 @@ const (
 	EventLessonChanged = lessons.EventLessonChanged
 )
 
+// DemoRunID is the run id of the star demo the app starts by itself; the
+// window learns it from SandboxStatus.DemoRunID. The ids the window makes
+// itself begin with "run-", so they never meet it.
+const DemoRunID = "star-demo"
+
 // Emitter sends an event to the frontend. The Wails runtime is one; tests use a fake.
 type Emitter interface {
 	Emit(event string, data any)

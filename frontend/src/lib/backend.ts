@@ -27,6 +27,8 @@ export interface SandboxStatus {
   containment?: Containment;
   /** The bounds every run gets; zero until Python is found. */
   limits?: SandboxLimits;
+  /** The star demo the app started by itself, while no run has taken it over: run with this id to show it. */
+  demoRunId?: string;
 }
 
 export interface Containment {
@@ -55,6 +57,8 @@ export interface SandboxLimits {
 }
 
 export interface RunRequest {
+  /** Chosen by the window (newRunId): every event of the run carries it, and SendInput and Stop take it. */
+  runId: string;
   code: string;
   name: string;
   lang: Lang;
@@ -356,7 +360,7 @@ export type Unsubscribe = () => void;
 
 export interface Backend {
   status(): Promise<SandboxStatus>;
-  run(req: RunRequest): Promise<string>;
+  run(req: RunRequest): Promise<void>;
   sendInput(runId: string, line: string): Promise<void>;
   stop(runId: string): Promise<void>;
   starDemo(): Promise<string>;
@@ -395,7 +399,7 @@ export interface Backend {
 /** What Wails v2 puts on window.go.app.App: one promise-returning function per bound method. */
 export interface WailsApp {
   Status(): Promise<SandboxStatus>;
-  Run(req: RunRequest): Promise<string>;
+  Run(req: RunRequest): Promise<void>;
   SendInput(runId: string, line: string): Promise<void>;
   Stop(runId: string): Promise<void>;
   StarDemo(): Promise<string>;

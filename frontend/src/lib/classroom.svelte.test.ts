@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
 import { EditorView } from '@codemirror/view';
 import type { Backend, EventPayloads, RunRequest, RunResult, SandboxStatus, Settings } from './backend';
-import { Classroom } from './classroom.svelte';
+import { Classroom, newRunId } from './classroom.svelte';
 import { createFakeLessons } from './fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
 
@@ -20,7 +20,7 @@ type FolderApi = ReturnType<typeof createFakeLessons>['api'];
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 interface ScriptedBackend extends FolderApi {}
 
-/** A backend driven by the test: it records calls and lets the test emit events and answer Run(). */
+/** A backend driven by the test: it records calls, hands out run ids and lets the test emit events and answer Run(). */
 class ScriptedBackend implements Backend {
   constructor() {
     Object.assign(this, createFakeLessons({ lessonsMissing: true }, 'print("star")', () => this.settings, (s) => (this.settings = s)).api);
@@ -32,8 +32,13 @@ class ScriptedBackend implements Backend {
   listeners = new Map<string, Set<(p: unknown) => void>>();
   statusValue: SandboxStatus = READY;
   settings: Settings = { lang: 'en', fontSize: 18, timeoutSeconds: 10, python: '' };
-  runAnswers: ReturnType<typeof deferred<string>>[] = [];
-  autoRunId: string | null = 'run-1';
+  runAnswers: ReturnType<typeof deferred<void>>[] = [];
+  /** Run() answers at once; false: the test answers through runAnswers. */
+  answerRuns = true;
+  /** The ids the classroom gets for its next runs; then 'run-1'. */
+  ids: string[] = [];
+  nextRunId = () => this.ids.shift() ?? 'run-1';
+  runIds: string[] = [];
   saved: Settings[] = [];
 
   emit<E extends EventName>(name: E, payload: EventPayloads[E]) {
@@ -50,8 +55,9 @@ class ScriptedBackend implements Backend {
   }
   async run(req: RunRequest) {
     this.calls.push(`Run ${req.name} ${req.lang} ${JSON.stringify(req.code)}`);
-    if (this.autoRunId) return this.autoRunId;
-    const d = deferred<string>();
+    this.runIds.push(req.runId);
+    if (this.answerRuns) return;
+    const d = deferred<void>();
     this.runAnswers.push(d);
     return d.promise;
   }
@@ -102,7 +108,7 @@ afterEach(() => {
 
 async function setup(b = new ScriptedBackend()) {
   const frames = manualFrames();
-  const room = new Classroom(b, { schedule: frames.schedule });
+  const room = new Classroom(b, { schedule: frames.schedule, runIds: b.nextRunId });
   cleanups.push(room.connect());
   return { b, room, frames };
 }
@@ -118,6 +124,25 @@ describe('Classroom start-up', () => {
     b.emit(EventStatus, READY);
     await tick();
     expect(b.calls.length).toBe(1);
+  });
+
+  it('takes over the star run the app started when the status names it', async () => {
+    const b = new ScriptedBackend();
+    b.statusValue = { ...READY, demoRunId: 'star-demo' };
+    const { room, frames } = await setup(b);
+    await room.start();
+    await tick();
+    expect(b.calls).toEqual(['Run star.py en "print(\\"star\\")"']);
+    expect(b.runIds).toEqual(['star-demo']);
+    expect(room.runId).toBe('star-demo');
+    b.emit(EventRunOutput, { runId: 'star-demo', stream: 'stdout', text: 'star\n' });
+    b.emit(EventRunDone, { runId: 'star-demo', result: result({ stdout: 'star\n' }) });
+    frames.frame();
+    expect(room.console.text()).toBe('star');
+    expect(room.running).toBe(false);
+    // Only the demo takes it over: the child's own runs get ids of their own.
+    await room.run();
+    expect(b.runIds).toEqual(['star-demo', 'run-1']);
   });
 
   it('waits for the status event while the sandbox is being checked', async () => {
@@ -219,13 +244,14 @@ describe('Classroom runs', () => {
 
   it('keeps early events of the new run and drops the old run’s while Run() is pending', async () => {
     const { b, room } = await started();
-    b.autoRunId = null;
+    b.answerRuns = false;
+    b.ids = ['new'];
     const p = room.run();
     await tick();
     b.emit(EventRunOutput, { runId: 'old', stream: 'stdout', text: 'old\n' });
     b.emit(EventRunOutput, { runId: 'new', stream: 'stdout', text: 'new\n' });
     b.emit(EventRunDone, { runId: 'old', result: result({ status: 'killed', stopped: true }) });
-    b.runAnswers[0].resolve('new');
+    b.runAnswers[0].resolve();
     await p;
     expect(room.runId).toBe('new');
     expect(room.console.text()).toBe('new');
@@ -234,14 +260,15 @@ describe('Classroom runs', () => {
 
   it('a second Run restarts: only the newest run counts', async () => {
     const { b, room } = await started();
-    b.autoRunId = null;
+    b.answerRuns = false;
+    b.ids = ['one', 'two'];
     const first = room.run();
     await tick();
     const second = room.run();
     await tick();
-    b.runAnswers[1].resolve('two');
+    b.runAnswers[1].resolve();
     await second;
-    b.runAnswers[0].resolve('one');
+    b.runAnswers[0].resolve();
     await first;
     expect(room.runId).toBe('two');
     b.emit(EventRunDone, { runId: 'one', result: result() });
@@ -262,11 +289,13 @@ describe('Classroom runs', () => {
 
   it('Stop before Run() answers stops the run once its id is known', async () => {
     const { b, room } = await started();
-    b.autoRunId = null;
+    b.answerRuns = false;
+    b.ids = ['late'];
     const p = room.run();
     await tick();
     await room.stop();
-    b.runAnswers[0].resolve('late');
+    expect(b.calls).not.toContain('Stop late');
+    b.runAnswers[0].resolve();
     await p;
     expect(b.calls).toContain('Stop late');
   });
@@ -287,6 +316,14 @@ describe('Classroom runs', () => {
     await room.run();
     expect(room.running).toBe(false);
     expect(room.runFailure).toBe('engine gone');
+  });
+});
+
+describe('newRunId', () => {
+  it('makes a fresh id the Go app accepts each time', () => {
+    const a = newRunId();
+    expect(a).toMatch(/^run-[0-9a-f]{32}$/);
+    expect(newRunId()).not.toBe(a);
   });
 });
 

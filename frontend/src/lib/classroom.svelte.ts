@@ -24,6 +24,18 @@ export interface ClassroomOptions {
   schedule?: Scheduler;
   clock?: Clock;
   timers?: Timers;
+  /** Makes the id of each new run; newRunId unless a test chooses. */
+  runIds?: () => string;
+}
+
+/**
+ * A fresh run id: "run-" and 128 random bits in hex, within what the Go app
+ * accepts (letters, digits, '-', at most 64). getRandomValues, unlike
+ * randomUUID, works outside a secure context too.
+ */
+export function newRunId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return 'run-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 export class Classroom {
@@ -54,11 +66,11 @@ export class Classroom {
   ready = $derived(this.status?.ready === true);
   checking = $derived(this.status === null || (!this.status.ready && !!this.status.checking));
 
+  /** Run() has not answered yet: the run may not exist in the app, so a Stop must wait. */
   #starting = false;
-  /** Events that arrived while Run() had not yet told us the new run's id. */
-  #early: { runId: string; apply: () => void }[] = [];
   /** Stop pressed before Run() answered. */
   #stopEarly = false;
+  readonly #runIds: () => string;
   #demoDone = false;
   /** The demo (the star lesson, or the built-in star) is in the editor, waiting for the sandbox. */
   #demoPlanned = false;
@@ -71,6 +83,7 @@ export class Classroom {
 
   constructor(backend: Backend, opts: ClassroomOptions = {}) {
     this.backend = backend;
+    this.#runIds = opts.runIds ?? newRunId;
     this.console = new ConsoleState({ schedule: opts.schedule });
     this.drawing = new DrawingState(backend, opts.clock);
     this.editor = new CodeEditor({
@@ -152,7 +165,9 @@ export class Classroom {
 
   /**
    * Runs the editor's program, or `demoCode` (the built-in star demo) without
-   * touching the editor or the open lesson.
+   * touching the editor or the open lesson. The run's id is chosen here and
+   * shown at once, so its events count from the first. The demo takes over
+   * the star run the app started by itself, when the status names one.
    */
   async run(demoCode: string | null = null): Promise<void> {
     if (!this.ready) return;
@@ -166,29 +181,27 @@ export class Classroom {
     this.waiting = null;
     this.drawing.skipToEnd();
     this.running = true;
-    this.runId = null;
+    const runId = (demoCode !== null && this.status?.demoRunId) || this.#runIds();
+    this.runId = runId;
     this.#starting = true;
-    this.#early = [];
     this.#stopEarly = false;
-    let id: string;
     try {
-      id = await this.backend.run(
-        lesson ? { code, name: `${baseName(lesson.path)}.py`, lang: this.lang, lesson: lesson.path } : { code, name: demoCode === null ? PROGRAM_NAME : 'star.py', lang: this.lang },
+      await this.backend.run(
+        lesson
+          ? { runId, code, name: `${baseName(lesson.path)}.py`, lang: this.lang, lesson: lesson.path }
+          : { runId, code, name: demoCode === null ? PROGRAM_NAME : 'star.py', lang: this.lang },
       );
     } catch (e) {
+      if (this.runId !== runId) return; // a newer run() has begun since
       this.#starting = false;
-      this.#early = [];
+      this.runId = null;
       this.running = false;
       this.runFailure = String(e);
       return;
     }
-    if (!this.#starting) return; // a newer run() has begun since
+    if (this.runId !== runId) return;
     this.#starting = false;
-    this.runId = id;
-    const early = this.#early;
-    this.#early = [];
-    for (const ev of early) if (ev.runId === id) ev.apply();
-    if (this.#stopEarly && this.running) await this.backend.stop(id).catch(() => {});
+    if (this.#stopEarly && this.running) await this.backend.stop(runId).catch(() => {});
   }
 
   async stop(): Promise<void> {
@@ -281,10 +294,6 @@ export class Classroom {
   }
 
   #forRun(runId: string, apply: () => void): void {
-    if (this.#starting) {
-      this.#early.push({ runId, apply });
-      return;
-    }
     if (runId === this.runId) apply();
   }
 

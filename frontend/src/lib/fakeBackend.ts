@@ -167,7 +167,6 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
     containment: { mechanism: '', bounds: null, detail: '' },
     limits: { wallSeconds: 0, idleSeconds: 0, cpuSeconds: 0, memoryBytes: 0, maxProcs: 0, fileSizeBytes: 0, scratchBytes: 0, scratchFiles: 0, outputBytes: 0, maxOpenFiles: 0 },
   };
-  let nextId = 1;
   const runs = new Map<string, { stop(): void; input(line: string): void }>();
   const folder = createFakeLessons(opts, STAR_DEMO, () => settings, (s) => (settings = s));
   const dropListeners = new Set<(paths: string[]) => void>();
@@ -183,8 +182,10 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
 
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  function startRun(code: string, lang: Lang): string {
-    const runId = `fake-${nextId++}`;
+  function startRun(runId: string, code: string, lang: Lang): void {
+    // As the Go app: the window names the run, and an id in use is refused.
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(runId)) throw new Error(`a run id has 1 to 64 letters, digits, '-' and '_': ${JSON.stringify(runId)}`);
+    if (runs.has(runId)) throw new Error(`that run id is in use: ${JSON.stringify(runId)}`);
     const started = Date.now();
     let stopped = false;
     let pendingInput: ((line: string) => void) | null = null;
@@ -272,7 +273,6 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
       }
       finish({});
     })();
-    return runId;
   }
 
   return {
@@ -285,7 +285,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
       return () => dropListeners.delete(cb);
     },
     status: async () => status,
-    run: async (req) => startRun(req.code, req.lang),
+    run: async (req) => startRun(req.runId, req.code, req.lang),
     sendInput: async (runId, line) => runs.get(runId)?.input(line),
     stop: async (runId) => runs.get(runId)?.stop(),
     starDemo: async () => STAR_DEMO,
