@@ -69,6 +69,8 @@ type App struct {
 	settingsPath string
 	cacheDir     string
 
+	runMu sync.Mutex // held by Run from start to finish: one Run at a time
+
 	mu       sync.Mutex
 	settings settings.Settings
 	engine   *kidrun.Engine
@@ -197,6 +199,10 @@ func (a *App) Run(req RunRequest) error {
 	if err := checkRunID(req.RunID); err != nil {
 		return err
 	}
+	// One Run at a time from here on: two at once would each see no run
+	// going, and the one that started first could never be stopped.
+	a.runMu.Lock()
+	defer a.runMu.Unlock()
 	if len(req.Code) > 1<<20 {
 		return errors.New("the program is larger than 1 MiB")
 	}

@@ -347,3 +347,32 @@ func TestCheckAnswerThroughTheSandbox(t *testing.T) {
 		t.Errorf("progress after two attempts: %+v", second.Progress)
 	}
 }
+
+// Two Runs at the same moment: the later one stops the earlier, whichever
+// wins the race, so no run is left going that nothing can stop.
+func TestRunsAtTheSameMoment(t *testing.T) {
+	a, sh, st := readyApp(t, "")
+	requireReady(t, st)
+	loop := "import time\nwhile True:\n    time.sleep(0.05)\n"
+	var wg sync.WaitGroup
+	for _, id := range []string{"twin-1", "twin-2"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := a.Run(RunRequest{RunID: id, Code: loop, Name: "loop.py"}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	a.mu.Lock()
+	cur := a.current.id
+	a.mu.Unlock()
+	a.Stop(cur)
+	// Both end as stopped, long before either's 10 s wall clock.
+	for _, id := range []string{"twin-1", "twin-2"} {
+		if r := sh.waitFor(t, 8*time.Second, doneOf(id)).data.(DoneEvent).Result.(*kidrun.Result); !r.Stopped {
+			t.Errorf("%s: %s, not stopped", id, r.Status)
+		}
+	}
+}
