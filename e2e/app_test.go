@@ -218,7 +218,8 @@ func (a *appRun) typeProgram(t testing.TB, code string) {
 func TestDriveTheRealApp(t *testing.T) {
 	x := startX(t, 1280, 820)
 	_ = x
-	a := launchOn(t, x, 1280, 820, "C.UTF-8", `{"lang":"en","fontSize":18,"timeoutSeconds":2}`)
+	// 5 s: generous for every program here on a slow machine, short for the runaway.
+	a := launchOn(t, x, 1280, 820, "C.UTF-8", `{"lang":"en","fontSize":18,"timeoutSeconds":5}`)
 	if _, ok := a.waitGold(t, 3000, 20*time.Second); !ok {
 		t.Fatal("star demo never appeared")
 	}
@@ -243,8 +244,8 @@ func TestDriveTheRealApp(t *testing.T) {
 
 	a.typeProgram(t, "while True:\npass\n")
 	a.x.xdo(t, "key", "ctrl+Return")
-	res = a.waitRuns(t, 3, 15*time.Second)
-	if res["status"] != "timeout" || !strings.Contains(res["message"].(string), "2 s") {
+	res = a.waitRuns(t, 3, 30*time.Second)
+	if res["status"] != "timeout" || !strings.Contains(res["message"].(string), "5 s") {
 		t.Fatalf("runaway loop: status %v message %v", res["status"], res["message"])
 	}
 	savePNG(t, a.x.screenshot(t), "e2e-timeout.png")

@@ -411,14 +411,17 @@ func (p *Process) supervise() {
 				p.cancel(errMemoryLimit)
 			case rssWatchdog && u.peak > pol.MemoryBytes:
 				p.cancel(errMemoryLimit)
+			// The wall clock before the run's CPU: one busy process passes
+			// both in the same sample when they are equal, and "ran too
+			// long" is what the child did.
+			case wallUsed > pol.WallTime:
+				p.cancel(errTimeout)
 			case u.cpuTotal > pol.CPUTime:
 				p.cancel(errCPULimit)
 			case u.scratchFiles > pol.ScratchFiles:
 				p.cancel(errFileLimit)
 			case idleUsed > pol.IdleTime:
 				p.cancel(errIdleLimit)
-			case wallUsed > pol.WallTime:
-				p.cancel(errTimeout)
 			}
 		}
 	}
