@@ -4,9 +4,12 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"kidcoder/backend/atomicfile"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+
+	"kidcoder/backend/atomicfile"
 )
 
 // WriteFileAtomic replaces path's content so that a crash leaves the old
@@ -73,4 +76,102 @@ func createNew(path string, data []byte, perm fs.FileMode) (err error) {
 		return err
 	}
 	return atomicfile.SyncDir(dir)
+}
+
+// The helpers below work inside an open folder (an os.Root), for [Writer]:
+// each takes a single name in dir, so no link on the way can redirect them.
+
+// tempName is a hidden name beside name in the shape os.CreateTemp gives
+// (".NAME.123456.tmp"), which the watcher ignores and Tidy recognises.
+func tempName(name string) string {
+	return "." + name + "." + strconv.FormatUint(uint64(rand.Uint32()), 10) + ".tmp"
+}
+
+// maxTempTries bounds the search for a free temporary name, as os.CreateTemp's does.
+const maxTempTries = 10000
+
+// writeTempIn writes data, synced, to a new temporary file beside name in
+// dir and returns the temporary name.
+func writeTempIn(dir *os.Root, name string, data []byte, perm fs.FileMode) (string, error) {
+	for range maxTempTries {
+		tmp := tempName(name)
+		err := writeNewIn(dir, tmp, data, perm)
+		if !errors.Is(err, fs.ErrExist) {
+			return tmp, err
+		}
+	}
+	return "", &fs.PathError{Op: "createtemp", Path: name, Err: fs.ErrExist}
+}
+
+// writeNewIn writes data, synced, to name in dir, which must not exist:
+// O_EXCL never opens what is there, not even through a link.
+func writeNewIn(dir *os.Root, name string, data []byte, perm fs.FileMode) error {
+	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		// On the descriptor, not by name: the mode is exact whatever the
+		// umask, and nothing swapped in at the name can receive it.
+		if err = f.Chmod(perm); errors.Is(err, errors.ErrUnsupported) {
+			err = nil
+		}
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		dir.Remove(name)
+	}
+	return err
+}
+
+// replaceIn is [WriteFileAtomic] for name in dir. The rename replaces the
+// name itself: a link there is replaced, never written through.
+func replaceIn(dir *os.Root, name string, data []byte, perm fs.FileMode) error {
+	tmp, err := writeTempIn(dir, name, data, perm)
+	if err != nil {
+		return err
+	}
+	if err := dir.Rename(tmp, name); err != nil {
+		dir.Remove(tmp)
+		return err
+	}
+	return atomicfile.SyncRoot(dir)
+}
+
+// createIn is [createNew] for name in dir.
+func createIn(dir *os.Root, name string, data []byte, perm fs.FileMode) error {
+	tmp, err := writeTempIn(dir, name, data, perm)
+	if err != nil {
+		return err
+	}
+	defer dir.Remove(tmp)
+	err = dir.Link(tmp, name)
+	if errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if err != nil {
+		// No hard links here (FAT USB sticks): O_EXCL still never overwrites.
+		if err := writeNewIn(dir, name, data, perm); err != nil {
+			return err
+		}
+	}
+	return atomicfile.SyncRoot(dir)
+}
+
+// mkdirTempIn makes a new hidden folder beside name in dir and returns its name.
+func mkdirTempIn(dir *os.Root, name string) (string, error) {
+	for range maxTempTries {
+		tmp := tempName(name)
+		err := dir.Mkdir(tmp, dirPerm)
+		if !errors.Is(err, fs.ErrExist) {
+			return tmp, err
+		}
+	}
+	return "", &fs.PathError{Op: "mkdirtemp", Path: name, Err: fs.ErrExist}
 }

@@ -118,10 +118,13 @@ var (
 	// ErrUnreadable: the file exists but can't be read (permissions, a
 	// sync client's placeholder that fails to download).
 	ErrUnreadable = &Error{Code: CodeUnreadable}
-	// ErrExists: creating or renaming would replace something that exists.
+	// ErrExists: creating or renaming would replace something that exists,
+	// or a [Writer] found a file where it was to make or replace a folder.
 	ErrExists = &Error{Code: CodeExists}
 	// ErrBadName: the name is empty, hidden, has a path separator or is not
-	// portable to Windows.
+	// portable to Windows; for a [Writer]'s new entry, also one that
+	// safefile.CleanName would change, or a metadata folder's name that is
+	// not hidden or is one of this package's own.
 	ErrBadName = &Error{Code: CodeBadName}
 	// ErrOutsideFolder: the path leaves the lessons folder, directly or
 	// through a symbolic link.
@@ -143,7 +146,9 @@ var (
 	// ErrNoDocumentsFolder: no default folder can be worked out for this user.
 	ErrNoDocumentsFolder = &Error{Code: CodeNoDocumentsFolder}
 	// ErrNotPlainFile: the file is a FIFO, device, socket or folder, or a
-	// symbolic link appeared where the file was; it is not read.
+	// symbolic link appeared where the file was; it is not read. A [Writer]
+	// returns it for a symbolic link where it needs a real folder, and for a
+	// folder where it would write a file.
 	ErrNotPlainFile = &Error{Code: CodeNotPlainFile}
 )
 

@@ -61,22 +61,25 @@ const maxNameRunes = 80
 // extension for lessons). Names must work on every OS the folder may be
 // synced to, so Windows' rules apply everywhere.
 func checkName(name string) error {
-	if name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxNameRunes {
-		return newErr(CodeBadName, name, nil)
-	}
-	if strings.TrimSpace(name) != name || strings.HasSuffix(name, ".") || Ignored(name) {
-		return newErr(CodeBadName, name, nil)
-	}
-	for _, r := range name {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r) {
-			return newErr(CodeBadName, name, nil)
-		}
-	}
-	base, _, _ := strings.Cut(name, ".")
-	if windowsReserved[strings.ToLower(strings.TrimSpace(base))] {
+	if !portable(name) || utf8.RuneCountInString(name) > maxNameRunes || strings.TrimSpace(name) != name || Ignored(name) {
 		return newErr(CodeBadName, name, nil)
 	}
 	return nil
+}
+
+// portable reports whether name can be a file or folder name on every OS a
+// lessons folder may be synced to: Windows' rules, which are the strictest.
+func portable(name string) bool {
+	if name == "" || !utf8.ValidString(name) || strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ") {
+		return false
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r) {
+			return false
+		}
+	}
+	base, _, _ := strings.Cut(name, ".")
+	return !windowsReserved[strings.ToLower(strings.TrimSpace(base))]
 }
 
 // NaturalLess orders names the way people count: "lesson 2" before

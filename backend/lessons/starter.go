@@ -4,7 +4,6 @@ import (
 	"embed"
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"time"
@@ -46,11 +45,8 @@ func StarDemo() string {
 // written again, so a parent who deletes them is not second-guessed.
 // It also tidies up (see [Library.Tidy]) and returns the folder, opened.
 func Setup(root string) (*Library, error) {
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		if errors.Is(err, fs.ErrPermission) {
-			return nil, newErr(CodeFolderUnreadable, "", err)
-		}
-		return nil, newErr(CodeFolderMissing, "", err)
+	if err := MakeFolder(root); err != nil {
+		return nil, err
 	}
 	l, err := NewLibrary(root)
 	if err != nil {
