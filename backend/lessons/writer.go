@@ -154,8 +154,8 @@ func (w *Writer) CreateFile(rel string, data []byte) error {
 // ReplaceFolder replaces the folder rel with one holding exactly files (by
 // slash-separated path inside it). The new folder is written in full beside
 // rel under a hidden name and then renamed into place, so rel holds the old
-// set of files or the new, never a mix. A link or a file at rel is refused
-// like [Writer.MakeGroup]'s.
+// set of files or the new, never a mix. What was at rel is removed after;
+// a file there is replaced too, but a link is refused with ErrNotPlainFile.
 func (w *Writer) ReplaceFolder(rel string, files map[string][]byte) error {
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -183,8 +183,6 @@ func (w *Writer) ReplaceFolder(rel string, files map[string][]byte) error {
 	switch {
 	case exists && fi.Mode()&fs.ModeSymlink != 0:
 		return newErr(CodeNotPlainFile, w.relOf(rel), nil)
-	case exists && !fi.IsDir():
-		return newErr(CodeExists, w.relOf(rel), nil)
 	case errors.Is(err, fs.ErrNotExist):
 		if checkNewName(name, false) != nil {
 			return newErr(CodeBadName, w.relOf(rel), nil)

@@ -346,11 +346,10 @@ func TestWriter(t *testing.T) {
 			after:    []string{"g/", "g/.meta/", "g/.meta/files/", "g/.meta/files/a.txt=old"},
 		},
 		{
-			name:     "replace a file as a folder",
-			before:   map[string]string{"files": "x"},
-			op:       func(w *Writer) error { return w.ReplaceFolder("files", map[string][]byte{"a": []byte("a")}) },
-			wantCode: CodeExists,
-			after:    []string{"files=x"},
+			name:   "replace a file with a folder",
+			before: map[string]string{"files": "x"},
+			op:     func(w *Writer) error { return w.ReplaceFolder("files", map[string][]byte{"a": []byte("a")}) },
+			after:  []string{"files/", "files/a=a"},
 		},
 	}
 	for _, tt := range tests {
