@@ -32,7 +32,7 @@ func BuildFile(dir, out string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(out, b, 0o644)
+	return atomicfile.WriteFile(out, b, 0o644)
 }
 
 func (p *Pack) manifestBytes() ([]byte, error) {
@@ -82,6 +82,3 @@ func (p *Pack) zipBytes() ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
-// writeFileAtomic is the one atomic write of the project (package atomicfile).
-var writeFileAtomic = atomicfile.WriteFile

@@ -11,11 +11,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"kidcoder/backend/lessons"
 	"kidcoder/backend/safefile"
 )
 
@@ -89,35 +92,46 @@ func Import(file, lessonsDir, lang string) (*Plan, error) {
 	return ImportPack(p, lessonsDir, lang)
 }
 
-// ImportPack is Import for a pack already loaded.
+// ImportPack is Import for a pack already loaded. Package lessons does the
+// writing: this package decides what goes where, lessons how it is written
+// (atomically, never through a link, never over the child's code).
 func ImportPack(p *Pack, lessonsDir, lang string) (*Plan, error) {
 	if lessonsDir == "" {
 		return nil, errors.New("no lessons folder")
 	}
-	if err := os.MkdirAll(lessonsDir, 0o755); err != nil {
-		return nil, err
+	if err := lessons.MakeFolder(lessonsDir); err != nil {
+		return nil, fromLessons(lessonsDir, err)
 	}
 	pl, prev, err := plan(p, lessonsDir, lang)
 	if err != nil {
 		return nil, err
 	}
-	root := filepath.Join(lessonsDir, pl.Folder)
-	if err := mkdirNoLink(root); err != nil {
-		return nil, err
+	lw, err := lessons.OpenWriter(lessonsDir)
+	if err != nil {
+		return nil, fromLessons(lessonsDir, err)
 	}
-	meta := filepath.Join(root, MetaDir)
-	if err := mkdirNoLink(meta); err != nil {
-		return nil, err
+	defer lw.Close()
+	pw, err := lw.MakeGroup(pl.Folder)
+	if err != nil {
+		return nil, fromLessons(lessonsDir, err)
 	}
-	if err := writeMetaFiles(p, meta); err != nil {
-		return nil, err
+	defer pw.Close()
+	meta, err := pw.MetaDir(MetaDir)
+	if err != nil {
+		return nil, fromLessons(lessonsDir, err)
+	}
+	defer meta.Close()
+	if err := meta.ReplaceFolder(filesDir, metaFiles(p)); err != nil {
+		return nil, fromLessons(lessonsDir, err)
 	}
 	kept := map[string]bool{}
 	for _, k := range pl.Kept {
 		kept[k] = true
 	}
 	inst := installed{Manifest: stripSolutions(p.Manifest), Lang: lang, Written: map[string]string{}}
-	for name, data := range lessonFiles(p, lang) {
+	files := lessonFiles(p, lang)
+	for _, name := range sortedKeys(files) {
+		data := files[name]
 		rel := pl.Folder + "/" + name
 		if kept[rel] {
 			if prev != nil && prev.Written[name] != "" {
@@ -125,12 +139,20 @@ func ImportPack(p *Pack, lessonsDir, lang string) (*Plan, error) {
 			}
 			continue
 		}
-		if err := writeFileAtomic(filepath.Join(root, name), data, 0o644); err != nil {
-			return nil, err
+		if strings.HasSuffix(name, ".py") {
+			// The child's code is never replaced: a lesson that appeared
+			// since the plan was made is theirs too.
+			if err := pw.CreateFile(name, data); errors.Is(err, lessons.ErrExists) {
+				pl.keptSince(rel)
+			} else if err != nil {
+				return nil, fromLessons(lessonsDir, err)
+			}
+			continue
 		}
-		if !strings.HasSuffix(name, ".py") {
-			inst.Written[name] = sha(data)
+		if err := pw.WriteFile(name, data); err != nil {
+			return nil, fromLessons(lessonsDir, err)
 		}
+		inst.Written[name] = sha(data)
 	}
 	b, err := json.MarshalIndent(inst, "", "  ")
 	if err != nil {
@@ -138,10 +160,43 @@ func ImportPack(p *Pack, lessonsDir, lang string) (*Plan, error) {
 	}
 	// Written last: until it is, a crashed import reads as the previous
 	// version and simply runs again.
-	if err := writeFileAtomic(filepath.Join(meta, installedName), b, 0o644); err != nil {
-		return nil, err
+	if err := meta.WriteFile(installedName, b); err != nil {
+		return nil, fromLessons(lessonsDir, err)
 	}
 	return pl, nil
+}
+
+// keptSince moves lesson rel from the plan's writes to what it keeps.
+func (pl *Plan) keptSince(rel string) {
+	pl.Writes = slices.DeleteFunc(pl.Writes, func(w string) bool { return w == rel })
+	pl.Kept = append(pl.Kept, rel)
+	sort.Strings(pl.Kept)
+	for i := range pl.Exercises {
+		if pl.Exercises[i].Lesson == rel {
+			pl.Exercises[i].New = false
+		}
+	}
+}
+
+// fromLessons gives an error of the lessons folder's writer (dir is the
+// folder it was opened on) the form import and progress have always
+// returned: a link or a file where a folder belongs is named in full, and
+// a failing file operation is its own *fs.PathError.
+func fromLessons(dir string, err error) error {
+	var le *lessons.Error
+	if !errors.As(err, &le) {
+		return err
+	}
+	where := filepath.Join(dir, filepath.FromSlash(le.Path))
+	switch {
+	case le.Code == lessons.CodeNotPlainFile:
+		return fmt.Errorf("%s: %w", where, ErrNotRegular)
+	case le.Code == lessons.CodeExists:
+		return fmt.Errorf("%s: exists and is not a folder", where)
+	case le.Err != nil:
+		return le.Err
+	}
+	return err
 }
 
 func sha(b []byte) string {
@@ -172,43 +227,23 @@ func lessonFiles(p *Pack, lang string) map[string][]byte {
 	return out
 }
 
-// writeMetaFiles replaces .kidpack/files with the pack's files minus the
-// reference solutions, staged beside it and swapped in.
-func writeMetaFiles(p *Pack, meta string) error {
-	stage, err := os.MkdirTemp(meta, ".files-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(stage)
-	if err := os.Chmod(stage, 0o755); err != nil {
-		return err
-	}
+// metaFiles are what goes in .kidpack/files: the pack's files minus the
+// reference solutions, which must never reach the child's folder.
+func metaFiles(p *Pack) map[string][]byte {
 	solutions := map[string]bool{}
 	for _, ex := range p.Manifest.Exercises {
 		if ex.Solution != "" {
 			solutions[ex.Solution] = true
 		}
 	}
-	for _, n := range sortedKeys(p.files) {
+	out := map[string][]byte{}
+	for n, b := range p.files {
 		if solutions[n] && !p.usedOtherwise(n) {
 			continue
 		}
-		target := filepath.Join(stage, filepath.FromSlash(n))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(target, p.files[n], 0o644); err != nil {
-			return err
-		}
+		out[n] = b
 	}
-	final := filepath.Join(meta, filesDir)
-	if fi, err := os.Lstat(final); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s: %w", final, ErrNotRegular)
-	}
-	if err := os.RemoveAll(final); err != nil {
-		return err
-	}
-	return os.Rename(stage, final)
+	return out
 }
 
 func (p *Pack) usedOtherwise(name string) bool {
@@ -218,21 +253,6 @@ func (p *Pack) usedOtherwise(name string) bool {
 		}
 	}
 	return false
-}
-
-// mkdirNoLink makes dir, refusing one that is a symbolic link: an import
-// must never be led outside the lessons folder.
-func mkdirNoLink(dir string) error {
-	fi, err := os.Lstat(dir)
-	switch {
-	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("%s: %w", dir, ErrNotRegular)
-	case err == nil && !fi.IsDir():
-		return fmt.Errorf("%s: exists and is not a folder", dir)
-	case err == nil:
-		return nil
-	}
-	return os.Mkdir(dir, 0o755)
 }
 
 func plan(p *Pack, lessonsDir, lang string) (*Plan, *installed, error) {

@@ -358,3 +358,23 @@ func TestInstalledRefusesPlantedLinks(t *testing.T) {
 		t.Fatalf("HostPath through a planted link: %v, want ErrNotRegular", err)
 	}
 }
+
+// TestPlanKeptSince: a lesson the child made between the plan and the
+// write is reported as kept, and its exercise as not new.
+func TestPlanKeptSince(t *testing.T) {
+	pl := &Plan{
+		Writes:    []string{"p/01-a.md", "p/01-a.py", "p/02-b.py"},
+		Kept:      []string{"p/data.txt"},
+		Exercises: []PlannedExercise{{ID: "01-a", Lesson: "p/01-a.py", New: true}, {ID: "02-b", Lesson: "p/02-b.py", New: true}},
+	}
+	pl.keptSince("p/01-a.py")
+	if got := strings.Join(pl.Writes, ","); got != "p/01-a.md,p/02-b.py" {
+		t.Errorf("writes %s", got)
+	}
+	if got := strings.Join(pl.Kept, ","); got != "p/01-a.py,p/data.txt" {
+		t.Errorf("kept %s", got)
+	}
+	if pl.Exercises[0].New || !pl.Exercises[1].New {
+		t.Errorf("exercises %+v", pl.Exercises)
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"kidcoder/backend/lessons"
 )
 
 // ExerciseProgress is how a child is doing on one exercise.
@@ -89,10 +91,24 @@ func updateProgress(packDir, id string, fn func(p *ExerciseProgress)) (ExerciseP
 	if err != nil {
 		return ExerciseProgress{}, err
 	}
-	if err := mkdirNoLink(filepath.Join(packDir, MetaDir)); err != nil {
-		return ExerciseProgress{}, err
+	return *p, writeProgress(packDir, b)
+}
+
+// writeProgress replaces the pack's progress file through package lessons,
+// the one writer of the lessons folder: atomically, and never through a
+// link planted at .kidpack or at the file.
+func writeProgress(packDir string, b []byte) error {
+	w, err := lessons.OpenWriter(packDir)
+	if err != nil {
+		return fromLessons(packDir, err)
 	}
-	return *p, writeFileAtomic(filepath.Join(packDir, MetaDir, progressName), b, 0o644)
+	defer w.Close()
+	meta, err := w.MetaDir(MetaDir)
+	if err != nil {
+		return fromLessons(packDir, err)
+	}
+	defer meta.Close()
+	return fromLessons(packDir, meta.WriteFile(progressName, b))
 }
 
 // Stars for a solved exercise: three, one less for needing hints, one less

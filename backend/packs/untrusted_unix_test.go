@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -150,4 +151,79 @@ func TestLoadNotPlainPack(t *testing.T) {
 	if _, err := Load(link); err != nil {
 		t.Errorf("Load through a link: %v", err)
 	}
+}
+
+// TestImportRefusesPlantedLinks: a link planted where import or progress
+// keeps its metadata is refused with ErrNotRegular, naming the path, and
+// nothing is written where it leads.
+func TestImportRefusesPlantedLinks(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		plant string // inside the pack's folder
+		write func(lessons, dir string) error
+	}{
+		{".kidpack on import", MetaDir, func(lessons, _ string) error {
+			_, err := Import(buildTo(t, scaffoldDir(t)), lessons, "en")
+			return err
+		}},
+		{".kidpack/files on import", MetaDir + "/" + filesDir, func(lessons, _ string) error {
+			_, err := Import(buildTo(t, scaffoldDir(t)), lessons, "en")
+			return err
+		}},
+		{".kidpack on an attempt", MetaDir, func(_, dir string) error {
+			_, err := RecordAttempt(dir, "01-square", true, time.Now())
+			return err
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			lessons := t.TempDir()
+			pl, err := Import(buildTo(t, scaffoldDir(t)), lessons, "en")
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join(lessons, pl.Folder)
+			at := filepath.Join(dir, filepath.FromSlash(tt.plant))
+			// The real metadata moves out and the link leads to it, so the
+			// pack is still found and its update still attempted.
+			out := filepath.Join(t.TempDir(), "moved")
+			if err := os.Rename(at, out); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(out, at); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+			before := treeOf(t, out)
+			err = tt.write(lessons, dir)
+			if !errors.Is(err, ErrNotRegular) || !strings.HasPrefix(err.Error(), at+": ") {
+				t.Errorf("got %v, want %s: %v", err, at, ErrNotRegular)
+			}
+			if after := treeOf(t, out); after != before {
+				t.Errorf("written through the link:\n%s\nwas\n%s", after, before)
+			}
+			if dirs, _ := os.ReadDir(lessons); len(dirs) != 1 {
+				t.Errorf("the update went to a second folder: %v", dirs)
+			}
+		})
+	}
+}
+
+// treeOf lists every entry under dir with its content.
+func treeOf(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		b.WriteString(strings.TrimPrefix(p, dir))
+		if !d.IsDir() {
+			b.WriteString("=" + readFile(t, p))
+		}
+		b.WriteString("\n")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
