@@ -195,8 +195,14 @@ func (in *Installed) HostPath(p string) (string, error) {
 			}
 		}
 	}
-	// The sandbox mounts what it is given: a link planted in the lessons
-	// folder must not hand it a file from elsewhere.
+	// The sandbox gets what it is given: a link planted in the lessons
+	// folder, at the file or at a folder on the way, must not hand it a
+	// file from elsewhere.
+	for d := root; d != in.Dir; d = filepath.Dir(d) {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			return "", fileErr(in.Dir, p, ErrNotRegular)
+		}
+	}
 	if err := plainPath(root, rel); err != nil {
 		return "", err
 	}
