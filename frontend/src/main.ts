@@ -10,7 +10,7 @@ async function main() {
   // The fake stands in only under `npm run dev` without a backend; the
   // condition is false at build time, so production bundles leave it out.
   if (import.meta.env.DEV && !hasWails(win)) {
-    const { installFakeWails } = await import('./lib/fakeBackend');
+    const { installFakeWails } = await import('./testing/fakeBackend');
     const params = new URLSearchParams(location.search);
     installFakeWails(win, {
       lang: (params.get('lang') as 'zh' | 'en' | null) ?? '',
@@ -23,7 +23,7 @@ async function main() {
     mount(NoBackend, { target });
     return;
   }
-  mount(App, { target, props: { room: new Classroom(wailsBackend(win)) } });
+  mount(App, { target, props: { room: new Classroom(wailsBackend()) } });
 }
 
 void main();

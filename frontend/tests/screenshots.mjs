@@ -1,7 +1,7 @@
 // Visual and layout check of the built frontend in headless Chromium.
 //
 // By default it serves frontend/dist and defines window.go / window.runtime
-// with the fake backend (bundled from src/lib/fakeWailsEntry.ts), the way the
+// with the fake backend (bundled from src/testing/fakeWailsEntry.ts), the way the
 // Wails runtime would. With KIDCODER_URL set it opens that page instead, e.g.
 // the Go dev server that wires the real app in: KIDCODER_URL=http://127.0.0.1:PORT/
 //
@@ -39,7 +39,7 @@ async function buildFake() {
     build: {
       outDir: dir,
       emptyOutDir: true,
-      lib: { entry: join(root, 'src/lib/fakeWailsEntry.ts'), formats: ['iife'], name: 'KidcoderFake', fileName: () => 'fake-wails.js' },
+      lib: { entry: join(root, 'src/testing/fakeWailsEntry.ts'), formats: ['iife'], name: 'KidcoderFake', fileName: () => 'fake-wails.js' },
     },
   });
   return readFileSync(join(dir, 'fake-wails.js'), 'utf8');

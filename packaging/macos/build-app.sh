@@ -23,9 +23,9 @@ ldflags="-s -w -X kidcoder/backend/buildinfo.Version=$version -X kidcoder/backen
 app="build/bin/Kid Coder.app"
 
 # Wails names the bundle after the project (kidcoder.app) and puts the
-# kidcoder-gui executable in it, using build/darwin/Info.plist. The frontend
-# reaches the bindings through window.go itself (frontend/src/lib/backend.ts),
-# so the generated wailsjs files are not wanted in the tree.
+# kidcoder-gui executable in it, using build/darwin/Info.plist. The frontend's
+# bindings (frontend/src/lib/wailsjs) are committed and regenerated with
+# `make bindings`, so the build leaves them as they are.
 rm -rf build/bin/kidcoder.app "$app"
 wails build -platform darwin/universal -trimpath -skipbindings -ldflags "$ldflags"
 mv build/bin/kidcoder.app "$app"

@@ -3,11 +3,22 @@ import { flushSync } from 'svelte';
 import { EditorView } from '@codemirror/view';
 import type { Backend, EventPayloads, RunRequest, RunResult, SandboxStatus, Settings } from './backend';
 import { Classroom, newRunId } from './classroom.svelte';
-import { createFakeLessons } from './fakeLessons';
+import { checkingStatus, fakeContainment, fakeLimits } from '../testing/fakeBackend';
+import { createFakeLessons } from '../testing/fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
 
-const READY: SandboxStatus = { ready: true, checking: false, reason: '', fix: '', python: 'python3', sandbox: 'bwrap', version: 't' };
-const CHECKING: SandboxStatus = { ready: false, checking: true, reason: '', fix: '', python: '', sandbox: '', version: 't' };
+const READY: SandboxStatus = {
+  ready: true,
+  checking: false,
+  reason: '',
+  fix: '',
+  python: 'python3',
+  sandbox: 'bwrap',
+  version: 't',
+  containment: fakeContainment(),
+  limits: fakeLimits(),
+};
+const CHECKING: SandboxStatus = { ...checkingStatus(), version: 't' };
 
 function deferred<T>() {
   let resolve!: (v: T) => void;

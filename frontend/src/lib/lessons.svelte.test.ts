@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Classroom, STAR_LESSON } from './classroom.svelte';
 import { EventLessonChanged, EventLessonsChanged, EventStatus } from './events';
-import { createFakeBackend, STAR_DEMO, type FakeOptions } from './fakeBackend';
+import { checkingStatus, createFakeBackend, STAR_DEMO, type FakeOptions } from '../testing/fakeBackend';
 import type { Timers } from './lessons.svelte';
 
 /** Timers the test fires by hand, so autosave happens when the test says. */
@@ -51,7 +51,7 @@ describe('LessonsState', () => {
     const runs: string[] = [];
     const run = backend.run;
     backend.run = async (req) => (runs.push(`${req.name} ${req.lesson ?? '-'}`), run(req));
-    backend.emit(EventStatus, { ready: true, reason: '', fix: '', python: 'p' });
+    backend.emit(EventStatus, { ...checkingStatus(), ready: true, checking: false, python: 'p' });
     await settle();
     // The built-in star program runs, not the lesson file (which a child may have changed).
     expect(runs).toEqual(['star.py -']);
@@ -64,7 +64,7 @@ describe('LessonsState', () => {
     const runs: { code: string; name: string; lesson?: string }[] = [];
     const run = backend.run;
     backend.run = async (req) => (runs.push(req), run(req));
-    backend.emit(EventStatus, { ready: true, reason: '', fix: '', python: 'p' });
+    backend.emit(EventStatus, { ...checkingStatus(), ready: true, checking: false, python: 'p' });
     await settle();
     // The built-in star program ran; the child's lesson was neither run nor changed.
     expect(runs.map((r) => [r.code, r.name, r.lesson])).toEqual([[STAR_DEMO, 'star.py', undefined]]);

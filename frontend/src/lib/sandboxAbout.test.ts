@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxStatus } from './backend';
-import { fakeContainment, fakeLimits } from './fakeBackend';
+import { fakeContainment, fakeLimits } from '../testing/fakeBackend';
 import { translate, type MessageKey, type Params } from './i18n';
 import { aboutSandbox, formatSize, formatTime } from './sandboxAbout';
 

@@ -15,12 +15,13 @@ import type {
   SandboxLimits,
   SandboxStatus,
   Settings,
-  WailsApp,
   WailsGlobals,
-} from './backend';
-import { utf8ToBase64 } from './base64';
+  WindowApp,
+} from '../lib/backend';
+import * as GoApp from '../lib/wailsjs/go/app/App';
+import { utf8ToBase64 } from '../lib/base64';
 import { createFakeLessons, type FakeLessonsOptions } from './fakeLessons';
-import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
+import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from '../lib/events';
 
 export interface FakeOptions extends FakeLessonsOptions {
   lang?: Lang | '';
@@ -72,6 +73,21 @@ export function fakeLimits(kind: 'cgroup2' | 'rlimits' = 'cgroup2'): SandboxLimi
     scratchFiles: 10000,
     outputBytes: 1 << 20,
     maxOpenFiles: 256,
+  };
+}
+
+/** The Go app's status while its self-test runs: nothing known yet. */
+export function checkingStatus(): SandboxStatus {
+  return {
+    ready: false,
+    checking: true,
+    reason: '',
+    fix: '',
+    python: '',
+    sandbox: '',
+    version: 'dev',
+    containment: { mechanism: '', bounds: null, detail: '' },
+    limits: { wallSeconds: 0, idleSeconds: 0, cpuSeconds: 0, memoryBytes: 0, maxProcs: 0, fileSizeBytes: 0, scratchBytes: 0, scratchFiles: 0, outputBytes: 0, maxOpenFiles: 0 },
   };
 }
 
@@ -156,17 +172,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
         limits,
       }
     : { ready: true, checking: false, reason: '', fix: '', python: '/usr/bin/python3', sandbox: 'bwrap (fake)', version: 'dev', containment, limits };
-  let status: SandboxStatus = {
-    ready: false,
-    checking: true,
-    reason: '',
-    fix: '',
-    python: '',
-    sandbox: '',
-    version: 'dev',
-    containment: { mechanism: '', bounds: null, detail: '' },
-    limits: { wallSeconds: 0, idleSeconds: 0, cpuSeconds: 0, memoryBytes: 0, maxProcs: 0, fileSizeBytes: 0, scratchBytes: 0, scratchFiles: 0, outputBytes: 0, maxOpenFiles: 0 },
-  };
+  let status = checkingStatus();
   const runs = new Map<string, { stop(): void; input(line: string): void }>();
   const folder = createFakeLessons(opts, STAR_DEMO, () => settings, (s) => (settings = s));
   const dropListeners = new Set<(paths: string[]) => void>();
@@ -314,38 +320,12 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
 /** Defines window.go.app.App and window.runtime over a fake backend, as the Wails runtime (or a harness) would. */
 export function installFakeWails(win: WailsGlobals, opts: FakeOptions = {}): void {
   const b = createFakeBackend(opts);
-  const App: WailsApp = {
-    Status: () => b.status(),
-    Run: (req) => b.run(req),
-    SendInput: (id, line) => b.sendInput(id, line),
-    Stop: (id) => b.stop(id),
-    StarDemo: () => b.starDemo(),
-    GetSettings: () => b.getSettings(),
-    SaveSettings: (s) => b.saveSettings(s),
-    SystemLanguage: () => b.systemLanguage(),
-    SaveFile: (name, data) => b.saveFile(name, data),
-    Lessons: () => b.lessons(),
-    OpenLesson: (p) => b.openLesson(p),
-    SetLessonDirty: (p, d) => b.setLessonDirty(p, d),
-    KeepDraft: (d) => b.keepDraft(d),
-    SaveLesson: (r) => b.saveLesson(r),
-    KeepBothLesson: (r) => b.keepBothLesson(r),
-    NewLesson: (g, n) => b.newLesson(g, n),
-    NewGroup: (p, n) => b.newGroup(p, n),
-    RenameLesson: (p, n) => b.renameLesson(p, n),
-    DuplicateLesson: (p) => b.duplicateLesson(p),
-    DeleteLesson: (p) => b.deleteLesson(p),
-    UndoDelete: (id) => b.undoDelete(id),
-    RememberLesson: (p, pos) => b.rememberLesson(p, pos),
-    ChooseLessonsFolder: () => b.chooseLessonsFolder(),
-    ChoosePackFile: () => b.choosePackFile(),
-    PreviewPack: (f, l) => b.previewPack(f, l as Lang),
-    ImportPack: (f, l) => b.importPack(f, l as Lang),
-    LessonExercise: (p, l) => b.lessonExercise(p, l as Lang),
-    CheckLesson: (r) => b.checkLesson({ ...r, lang: r.lang as Lang }),
-    RevealHint: (p, l) => b.revealHint(p, l as Lang),
-    PackProgress: () => b.packProgress(),
-  };
+  // Every bound method under its Go name, as Wails binds it: the generated
+  // module names them, and the fake answers each under its window name.
+  const calls = b as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const App = Object.fromEntries(
+    Object.keys(GoApp).map((name) => [name, (...args: unknown[]) => calls[name.charAt(0).toLowerCase() + name.slice(1)](...args)]),
+  ) as WindowApp;
   win.go = { app: { App } };
   win.runtime = {
     EventsOnMultiple: (name, cb) => b.on(name as EventName, cb as never),

@@ -20,7 +20,7 @@ import type {
   SaveRequest,
   SaveResult,
   Settings,
-} from './backend';
+} from '../lib/backend';
 
 export interface FakeLessonsOptions {
   /** Start with the folder missing. */
