@@ -9,15 +9,16 @@ import (
 
 	"kidcoder/backend/lessons"
 	"kidcoder/backend/settings"
+	"kidcoder/backend/text"
 )
 
-// ProblemError is an error made for the child: its code and both texts.
-// Its Error() is that JSON object, because the shell hands a bound method's
-// error to the frontend as a string; the frontend parses it back.
+// ProblemError is an error made for the child: its code and both texts,
+// JSON {"code", "zh", "en"} like lessons.Problem. Its Error() is that JSON
+// object, because the shell hands a bound method's error to the frontend as
+// a string; the frontend parses it back.
 type ProblemError struct {
 	Code string `json:"code"`
-	Zh   string `json:"zh"`
-	En   string `json:"en"`
+	text.Text
 }
 
 func (e *ProblemError) Error() string {
@@ -31,15 +32,11 @@ func problem(err error) error {
 		return nil
 	}
 	p := lessons.ProblemOf(err)
-	return &ProblemError{Code: string(p.Code), Zh: p.Zh, En: p.En}
+	return &ProblemError{Code: string(p.Code), Text: p.Text}
 }
 
 // errNoFolder is returned by lesson methods while no lessons folder is usable.
-var errNoFolder = &ProblemError{
-	Code: string(lessons.CodeFolderMissing),
-	Zh:   lessons.Message(lessons.CodeFolderMissing, "zh"),
-	En:   lessons.Message(lessons.CodeFolderMissing, "en"),
-}
+var errNoFolder = &ProblemError{Code: string(lessons.CodeFolderMissing), Text: lessons.CodeFolderMissing.Text(nil)}
 
 // LessonsView is what the sidebar shows: the folder, its tree, or the
 // problem that keeps it from being shown, and where the child was.

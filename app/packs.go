@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kidcoder/backend/packs"
+	"kidcoder/backend/text"
 	"kidcoder/sandbox"
 )
 
@@ -30,7 +31,7 @@ func packProblem(err error) error {
 	case errors.Is(err, sandbox.ErrUnavailable):
 		zh, en = "安全沙盒没有准备好，现在不能检查答案。", "The safety box is not ready, so answers can't be checked now. "
 	}
-	return &ProblemError{Code: "pack", Zh: zh + err.Error(), En: en + err.Error()}
+	return &ProblemError{Code: "pack", Text: text.Text{Zh: zh + err.Error(), En: en + err.Error()}}
 }
 
 // ChoosePackFile asks for a .kidpack file; "" means cancelled.

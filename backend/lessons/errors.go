@@ -3,9 +3,11 @@ package lessons
 import (
 	"errors"
 	"fmt"
+
+	"kidcoder/backend/text"
 )
 
-// Code names a kind of failure. The UI maps it to text with [Message]; it is
+// Code names a kind of failure. The UI maps it to text with [Code.Text]; it is
 // stable across releases because the frontend keys on it.
 type Code string
 
@@ -31,51 +33,11 @@ const (
 	CodeNotPlainFile      Code = "not_plain_file"
 )
 
-// Text is one user-facing message in both languages.
-type Text struct {
-	Zh string `json:"zh"`
-	En string `json:"en"`
-}
-
-// Messages is the zh/en text for every code, so that the app and any other
-// front end show the same words.
-var Messages = map[Code]Text{
-	CodeFolderMissing:     {"找不到课程文件夹。它可能被移动或删除了。", "The lessons folder can't be found. It may have been moved or deleted."},
-	CodeFolderUnreadable:  {"无法打开课程文件夹，请检查权限。", "The lessons folder can't be opened. Please check its permissions."},
-	CodeNotFound:          {"找不到这个课程文件。", "This lesson file can't be found."},
-	CodeUnreadable:        {"无法读取这个文件，请检查权限。", "This file can't be read. Please check its permissions."},
-	CodeExists:            {"已经有一个同名的文件或文件夹了。", "A file or folder with that name already exists."},
-	CodeBadName:           {"这个名字不能用作文件名。", "That name can't be used as a file name."},
-	CodeOutsideFolder:     {"这个文件不在课程文件夹里。", "This file is outside the lessons folder."},
-	CodeTooLarge:          {"文件太大了（超过 1 MiB），无法打开。", "This file is too big to open (more than 1 MiB)."},
-	CodeBinary:            {"这不是文本文件，无法打开。", "This is not a text file, so it can't be opened."},
-	CodeNeedsConversion:   {"这个文件不是 UTF-8 编码。要转换成 UTF-8 再保存吗？", "This file is not in UTF-8. Convert it to UTF-8 and save?"},
-	CodeConflict:          {"文件在别处被修改了，两个版本都会保留。", "The file was changed somewhere else; both versions will be kept."},
-	CodeNotLesson:         {"只有 .py 文件才是课程。", "Only .py files are lessons."},
-	CodeNothingToUndo:     {"没有可以撤销的删除。", "There is no deletion to undo."},
-	CodeWriteFailed:       {"保存失败，原来的内容没有改变。", "Saving failed; the previous content is unchanged."},
-	CodeChangedOnDisk:     {"这个课程在别处被修改了，已重新载入。", "This lesson was changed somewhere else and has been reloaded."},
-	CodeKeptBoth:          {"这个课程在别处被修改了。你的修改还在，另一个版本另存为“%s”。", "This lesson was changed somewhere else. Your edits are kept; the other version was saved as “%s”."},
-	CodeDeletedOnDisk:     {"这个课程在别处被删除了。保存即可重新创建。", "This lesson was deleted somewhere else. Save to create it again."},
-	CodeNoDocumentsFolder: {"找不到“文档”文件夹，请用 --lessons 指定课程文件夹。", "The Documents folder can't be found; choose a lessons folder with --lessons."},
-	CodeNotPlainFile:      {"这不是普通文件（可能是链接或特殊文件），无法打开。", "This is not an ordinary file (it may be a link or a special file), so it can't be opened."},
-}
-
-// Message returns the text for code in lang ("zh" or "en"; anything else is
-// English). Texts containing %s take args.
-func Message(code Code, lang string, args ...any) string {
-	t, ok := Messages[code]
-	if !ok {
-		return string(code)
-	}
-	s := t.En
-	if lang == "zh" {
-		s = t.Zh
-	}
-	if len(args) > 0 {
-		s = fmt.Sprintf(s, args...)
-	}
-	return s
+// Text is code's message in both languages, from the one catalogue (key
+// "lessons."+code), its {name} placeholders filled from vars: kept_both
+// takes {name}, the file the other version was saved as.
+func (c Code) Text(vars map[string]string) text.Text {
+	return text.Of("lessons."+string(c), vars)
 }
 
 // Error is every error this package returns for a reason the child or parent
@@ -179,11 +141,11 @@ func CodeOf(err error) Code {
 	return ""
 }
 
-// Problem is an error made ready for the UI: its code and both texts.
+// Problem is an error made ready for the UI: its code and both texts, in
+// JSON {"code", "zh", "en"} (the text is embedded, so its fields sit beside code).
 type Problem struct {
-	Code Code   `json:"code"`
-	Zh   string `json:"zh"`
-	En   string `json:"en"`
+	Code Code `json:"code"`
+	text.Text
 }
 
 // ProblemOf turns err into a Problem; unclassified errors keep their text.
@@ -193,9 +155,9 @@ func ProblemOf(err error) *Problem {
 	}
 	code := CodeOf(err)
 	if code == "" {
-		return &Problem{Code: "", Zh: err.Error(), En: err.Error()}
+		return &Problem{Code: "", Text: text.Text{Zh: err.Error(), En: err.Error()}}
 	}
-	return &Problem{Code: code, Zh: Message(code, "zh"), En: Message(code, "en")}
+	return &Problem{Code: code, Text: code.Text(nil)}
 }
 
 func newErr(code Code, path string, err error) *Error {

@@ -1,5 +1,7 @@
 package lessons
 
+import "kidcoder/backend/text"
+
 // Emitter is how the package reports to the UI; the app forwards to the
 // Wails runtime, tests record. Emit must not call back into the Library.
 type Emitter interface{ Emit(event string, data any) }
@@ -41,11 +43,11 @@ const (
 
 // LessonChangedEvent is the payload of EventLessonChanged.
 type LessonChangedEvent struct {
-	Path      string   `json:"path"`
-	Kind      string   `json:"kind"`
-	Lesson    *Lesson  `json:"lesson,omitempty"`
-	Version   string   `json:"version,omitempty"`
-	AsidePath string   `json:"asidePath,omitempty"`
-	Message   Text     `json:"message"`
-	Problem   *Problem `json:"problem,omitempty"`
+	Path      string    `json:"path"`
+	Kind      string    `json:"kind"`
+	Lesson    *Lesson   `json:"lesson,omitempty"`
+	Version   string    `json:"version,omitempty"`
+	AsidePath string    `json:"asidePath,omitempty"`
+	Message   text.Text `json:"message"`
+	Problem   *Problem  `json:"problem,omitempty"`
 }

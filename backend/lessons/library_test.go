@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"golang.org/x/text/encoding/simplifiedchinese"
+
+	"kidcoder/backend/text"
 )
 
 func newTestLibrary(t *testing.T, files map[string]string) (*Library, string) {
@@ -461,20 +464,44 @@ func TestStarDemo(t *testing.T) {
 	}
 }
 
+// The window reads a problem as {code, zh, en}, and an unclassified error
+// as its own text in both languages.
+func TestProblemJSON(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{newErr(CodeNotFound, "a.py", nil), `{"code":"not_found","zh":"找不到这个课程文件。","en":"This lesson file can't be found."}`},
+		{errors.New("disk on fire"), `{"code":"","zh":"disk on fire","en":"disk on fire"}`},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(ProblemOf(tt.err))
+		if err != nil || string(b) != tt.want {
+			t.Errorf("ProblemOf(%v) = %s, %v; want %s", tt.err, b, err, tt.want)
+		}
+	}
+}
+
 func TestMessagesComplete(t *testing.T) {
 	codes := []Code{CodeFolderMissing, CodeFolderUnreadable, CodeNotFound, CodeUnreadable, CodeExists, CodeBadName, CodeOutsideFolder,
 		CodeTooLarge, CodeBinary, CodeNeedsConversion, CodeConflict, CodeNotLesson, CodeNothingToUndo, CodeWriteFailed,
 		CodeChangedOnDisk, CodeKeptBoth, CodeDeletedOnDisk, CodeNoDocumentsFolder, CodeNotPlainFile}
+	var keys []string
+	for _, k := range text.Keys() {
+		if strings.HasPrefix(k, "lessons.") {
+			keys = append(keys, k)
+		}
+	}
 	for _, c := range codes {
-		m, ok := Messages[c]
+		m, ok := c.Text(nil), slices.Contains(keys, "lessons."+string(c))
 		if !ok || m.Zh == "" || m.En == "" || m.Zh == m.En {
 			t.Errorf("%s: %+v", c, m)
 		}
 	}
-	if len(Messages) != len(codes) {
-		t.Errorf("%d messages for %d codes", len(Messages), len(codes))
+	if len(keys) != len(codes) {
+		t.Errorf("%d messages for %d codes", len(keys), len(codes))
 	}
-	if got := Message(CodeKeptBoth, "zh", "a (from disk).py"); !strings.Contains(got, "a (from disk).py") {
+	if got := CodeKeptBoth.Text(map[string]string{"name": "a (from disk).py"}).In("zh"); !strings.Contains(got, "a (from disk).py") {
 		t.Errorf("kept-both zh = %q", got)
 	}
 }

@@ -295,7 +295,7 @@ func (l *Library) checkOpen() *LessonChangedEvent {
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !o.reported {
 			o.reported = true
-			return &LessonChangedEvent{Path: o.rel, Kind: LessonDeleted, Message: Messages[CodeDeletedOnDisk]}
+			return &LessonChangedEvent{Path: o.rel, Kind: LessonDeleted, Message: CodeDeletedOnDisk.Text(nil)}
 		}
 		return nil
 	}
@@ -333,20 +333,20 @@ func (l *Library) checkOpen() *LessonChangedEvent {
 			return l.unreadable(o, err)
 		}
 		o.version = v
-		return &LessonChangedEvent{Path: o.rel, Kind: LessonReloaded, Lesson: lesson, Version: v, Message: Messages[CodeChangedOnDisk]}
+		return &LessonChangedEvent{Path: o.rel, Kind: LessonReloaded, Lesson: lesson, Version: v, Message: CodeChangedOnDisk.Text(nil)}
 	}
 	aside, err := l.setAside(o.rel, b)
 	if err != nil {
 		// Nothing is overwritten: the editor's text stays and its next
 		// save will meet a conflict.
 		p := ProblemOf(err)
-		return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: p, Message: Text{Zh: p.Zh, En: p.En}}
+		return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: p, Message: p.Text}
 	}
 	o.version = v
 	name := filepath.Base(filepath.FromSlash(aside))
 	return &LessonChangedEvent{
 		Path: o.rel, Kind: LessonKeptBoth, Version: v, AsidePath: aside,
-		Message: Text{Zh: Message(CodeKeptBoth, "zh", name), En: Message(CodeKeptBoth, "en", name)},
+		Message: CodeKeptBoth.Text(map[string]string{"name": name}),
 	}
 }
 
@@ -356,5 +356,5 @@ func (l *Library) unreadable(o *openLesson, err error) *LessonChangedEvent {
 	}
 	o.reported = true
 	p := ProblemOf(err)
-	return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: p, Message: Text{Zh: p.Zh, En: p.En}}
+	return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: p, Message: p.Text}
 }
