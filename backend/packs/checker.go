@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"kidcoder/backend/text"
 )
 
 // RunRequest is one sandboxed run the checker needs.
@@ -178,11 +180,11 @@ func runProblem(res *RunResult, lang string) string {
 		if res.Line > 0 {
 			hint += " (" + strconv.Itoa(res.Line) + ")"
 		}
-		return detail("run.error", lang, map[string]string{"hint": hint})
+		return text.Get("pack.run.error", lang, map[string]string{"hint": hint})
 	case "timeout":
-		return detail("run.timeout", lang, nil)
+		return text.Get("pack.run.timeout", lang, nil)
 	}
-	return detail("run.status", lang, map[string]string{"status": res.Status})
+	return text.Get("pack.run.status", lang, map[string]string{"status": res.Status})
 }
 
 func judge(i int, c Check, res *RunResult, codeAt map[int]int, lang string) CheckResult {
@@ -195,9 +197,9 @@ func judge(i int, c Check, res *RunResult, codeAt map[int]int, lang string) Chec
 		case problem != "":
 			out.Detail = problem
 		case !out.OK && strings.TrimSpace(res.Stdout) == "":
-			out.Detail = detail("run.nothing", lang, nil)
+			out.Detail = text.Get("pack.run.nothing", lang, nil)
 		case !out.OK:
-			out.Detail = detail("run.printed", lang, map[string]string{"got": shorten(res.Stdout)})
+			out.Detail = text.Get("pack.run.printed", lang, map[string]string{"got": shorten(res.Stdout)})
 		}
 	case CheckTurtle:
 		d, err := ParseDrawing(res.Drawing)
@@ -207,7 +209,7 @@ func judge(i int, c Check, res *RunResult, codeAt map[int]int, lang string) Chec
 		if !out.OK {
 			out.Detail = problem
 			if out.Detail == "" && (err != nil || len(d.Steps) == 0) {
-				out.Detail = detail("turtle.none", lang, nil)
+				out.Detail = text.Get("pack.turtle.none", lang, nil)
 			}
 		}
 	case CheckCode:
@@ -224,7 +226,7 @@ func judge(i int, c Check, res *RunResult, codeAt map[int]int, lang string) Chec
 		case problem != "":
 			out.Detail = problem
 		default:
-			out.Detail = detail("code.notrun", lang, nil)
+			out.Detail = text.Get("pack.code.notrun", lang, nil)
 		}
 	}
 	return out
@@ -282,9 +284,9 @@ func checkSource(ctx context.Context, r Runner, ex *Exercise, code []byte, idx [
 		c := &rep.Results[i]
 		switch {
 		case err != nil:
-			c.Detail = detail("source.failed", lang, nil)
+			c.Detail = text.Get("pack.source.failed", lang, nil)
 		case verdict.SyntaxLine > 0 || verdict.Syntax:
-			c.Detail = detail("source.syntax", lang, map[string]string{"line": strconv.Itoa(verdict.SyntaxLine)})
+			c.Detail = text.Get("pack.source.syntax", lang, map[string]string{"line": strconv.Itoa(verdict.SyntaxLine)})
 		default:
 			c.OK = verdict.Results[k]
 		}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"kidcoder/backend/text"
 )
 
 // FormatVersion is the manifest format this package reads and writes.
@@ -27,19 +29,9 @@ type Text struct {
 	EN string `json:"en"`
 }
 
-// In returns the text in lang ("zh" or "en"), falling back to the other language.
-func (t Text) In(lang string) string {
-	if strings.HasPrefix(strings.ToLower(lang), "zh") {
-		if t.ZH != "" {
-			return t.ZH
-		}
-		return t.EN
-	}
-	if t.EN != "" {
-		return t.EN
-	}
-	return t.ZH
-}
+// In returns the text in lang (a setting or locale, read by text.Lang),
+// falling back to the other language.
+func (t Text) In(lang string) string { return text.Text{Zh: t.ZH, En: t.EN}.In(lang) }
 
 // Manifest is pack.json (docs/packs.md, docs/pack.schema.json).
 type Manifest struct {
