@@ -20,18 +20,18 @@ func packProblem(err error) error {
 	if errors.As(err, &pe) {
 		return pe
 	}
-	zh, en := "这个练习包打不开：", "This exercise pack can't be used: "
+	key := "pack.error.unusable"
 	switch {
 	case errors.Is(err, packs.ErrOlderVersion):
-		zh, en = "课程文件夹里已经有这个练习包更新的版本了。", "A newer version of this pack is already in the lessons folder. "
+		key = "pack.error.older_version"
 	case errors.Is(err, packs.ErrNewerFormat):
-		zh, en = "这个练习包需要更新版本的小教室。", "This pack needs a newer version of Kid Coder. "
+		key = "pack.error.newer_format"
 	case errors.Is(err, packs.ErrChecksum), errors.Is(err, packs.ErrNotZip):
-		zh, en = "这个练习包文件坏了或被改动过。", "This pack file is damaged or was changed. "
+		key = "pack.error.damaged"
 	case errors.Is(err, sandbox.ErrUnavailable):
-		zh, en = "安全沙盒没有准备好，现在不能检查答案。", "The safety box is not ready, so answers can't be checked now. "
+		key = "pack.error.no_sandbox"
 	}
-	return &ProblemError{Code: "pack", Text: text.Text{Zh: zh + err.Error(), En: en + err.Error()}}
+	return &ProblemError{Code: "pack", Text: text.Of(key, map[string]string{"error": err.Error()})}
 }
 
 // ChoosePackFile asks for a .kidpack file; "" means cancelled.
