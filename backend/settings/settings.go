@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"kidcoder/backend/atomicfile"
-	"kidcoder/backend/safefile"
 	"os"
 	"path/filepath"
+
+	"kidcoder/backend/atomicfile"
+	"kidcoder/backend/safefile"
+	"kidcoder/backend/text"
 )
 
 // Settings are what a family can change.
@@ -36,7 +38,7 @@ func Defaults() Settings {
 
 // Clamp brings every field within its bounds.
 func (s Settings) Clamp() Settings {
-	if s.Lang != "zh" && s.Lang != "en" {
+	if s.Lang != text.Zh && s.Lang != text.En {
 		s.Lang = ""
 	}
 	if s.FontSize == 0 {
