@@ -303,9 +303,6 @@ func fixOf(err error) string {
 func explain(err error, lang string) string {
 	fix := fixOf(err)
 	msg := text.Get("sandbox.unavailable", lang, map[string]string{"reason": err.Error()})
-	if msg == "sandbox.unavailable" {
-		msg = "Code cannot run: " + err.Error() + ". Code is never run without the sandbox."
-	}
 	if fix != "" {
 		msg += "\n" + text.Get("sandbox.fix", lang, map[string]string{"fix": fix})
 	}
