@@ -74,10 +74,10 @@ func (a *App) packRoot() (string, error) {
 
 // ExerciseView is the exercise behind a lesson that came from a pack.
 type ExerciseView struct {
-	PackTitle    packs.Text             `json:"packTitle"`
+	PackTitle    text.Text              `json:"packTitle"`
 	PackFolder   string                 `json:"packFolder"`
 	ID           string                 `json:"id"`
-	Title        packs.Text             `json:"title"`
+	Title        text.Text              `json:"title"`
 	Instructions string                 `json:"instructions"` // Markdown in the language asked for
 	Checks       int                    `json:"checks"`
 	HintsTotal   int                    `json:"hintsTotal"`

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"kidcoder/backend/text"
 )
 
 // fakeRunner answers runs from a function and records the requests.
@@ -39,13 +41,13 @@ func squareDrawing(t *testing.T) json.RawMessage {
 
 func TestCheckExerciseGroupsRuns(t *testing.T) {
 	ex := Exercise{ID: "sq", Stdin: "100\n", Checks: []Check{
-		{Type: CheckOutput, Stdin: "50\n", Expect: "200", Match: MatchNumbers, Message: Text{"周长", "perimeter"}},
-		{Type: CheckOutput, Stdin: "100\n", Expect: "400", Match: MatchContains, Message: Text{"周长", "perimeter"}},
-		{Type: CheckTurtle, Rule: TurtlePolygon, Sides: 4, Message: Text{"正方形", "square"}},
-		{Type: CheckCode, File: "c1.py", Message: Text{"函数", "function"}},
-		{Type: CheckSource, Rule: SourceForLoop, Message: Text{"循环", "loop"}},
-		{Type: CheckCode, File: "c2.py", Message: Text{"变量", "variable"}},
-		{Type: CheckSource, Rule: SourceNotCalls, Name: "exit", Message: Text{"退出", "exit"}},
+		{Type: CheckOutput, Stdin: "50\n", Expect: "200", Match: MatchNumbers, Message: text.Text{Zh: "周长", En: "perimeter"}},
+		{Type: CheckOutput, Stdin: "100\n", Expect: "400", Match: MatchContains, Message: text.Text{Zh: "周长", En: "perimeter"}},
+		{Type: CheckTurtle, Rule: TurtlePolygon, Sides: 4, Message: text.Text{Zh: "正方形", En: "square"}},
+		{Type: CheckCode, File: "c1.py", Message: text.Text{Zh: "函数", En: "function"}},
+		{Type: CheckSource, Rule: SourceForLoop, Message: text.Text{Zh: "循环", En: "loop"}},
+		{Type: CheckCode, File: "c2.py", Message: text.Text{Zh: "变量", En: "variable"}},
+		{Type: CheckSource, Rule: SourceNotCalls, Name: "exit", Message: text.Text{Zh: "退出", En: "exit"}},
 	}}
 	r := &fakeRunner{fn: func(req RunRequest) *RunResult {
 		if req.Name == "kidcheck_source.py" {
@@ -100,10 +102,10 @@ func TestCheckExerciseGroupsRuns(t *testing.T) {
 
 func TestCheckExerciseProgramProblems(t *testing.T) {
 	ex := Exercise{ID: "p", Checks: []Check{
-		{Type: CheckOutput, Expect: "hi", Message: Text{"打招呼", "say hi"}},
-		{Type: CheckTurtle, Rule: TurtleMinSegments, Count: 1, Message: Text{"画", "draw"}},
-		{Type: CheckCode, File: "c.py", Message: Text{"代码", "code"}},
-		{Type: CheckSource, Rule: SourceForLoop, Message: Text{"循环", "loop"}},
+		{Type: CheckOutput, Expect: "hi", Message: text.Text{Zh: "打招呼", En: "say hi"}},
+		{Type: CheckTurtle, Rule: TurtleMinSegments, Count: 1, Message: text.Text{Zh: "画", En: "draw"}},
+		{Type: CheckCode, File: "c.py", Message: text.Text{Zh: "代码", En: "code"}},
+		{Type: CheckSource, Rule: SourceForLoop, Message: text.Text{Zh: "循环", En: "loop"}},
 	}}
 	tests := []struct {
 		name   string
@@ -151,14 +153,14 @@ var errNoSandbox = errors.New("sandbox unavailable")
 func (errRunner) Run(context.Context, RunRequest) (*RunResult, error) { return nil, errNoSandbox }
 
 func TestCheckExerciseNoSandbox(t *testing.T) {
-	ex := Exercise{ID: "p", Checks: []Check{{Type: CheckOutput, Expect: "hi", Message: Text{"a", "b"}}}}
+	ex := Exercise{ID: "p", Checks: []Check{{Type: CheckOutput, Expect: "hi", Message: text.Text{Zh: "a", En: "b"}}}}
 	if _, err := CheckExercise(context.Background(), errRunner{}, mapFiles{}, &ex, nil, "zh"); !errors.Is(err, errNoSandbox) {
 		t.Fatalf("err = %v, want the runner's error", err)
 	}
 }
 
 func TestLangFallback(t *testing.T) {
-	if (Text{ZH: "中", EN: "en"}).In("zh-CN") != "中" || (Text{EN: "en"}).In("zh") != "en" || (Text{ZH: "中"}).In("en") != "中" {
+	if (text.Text{Zh: "中", En: "en"}).In("zh-CN") != "中" || (text.Text{En: "en"}).In("zh") != "en" || (text.Text{Zh: "中"}).In("en") != "中" {
 		t.Fatal("Text.In picks the wrong language")
 	}
 }

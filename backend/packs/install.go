@@ -20,6 +20,7 @@ import (
 
 	"kidcoder/backend/lessons"
 	"kidcoder/backend/safefile"
+	"kidcoder/backend/text"
 )
 
 // MetaDir is the hidden folder beside an imported pack's lessons that holds
@@ -51,8 +52,8 @@ type installed struct {
 type Plan struct {
 	ID          string            `json:"id"`
 	Version     string            `json:"version"`
-	Title       Text              `json:"title"`
-	Description Text              `json:"description"`
+	Title       text.Text         `json:"title"`
+	Description text.Text         `json:"description"`
 	Author      string            `json:"author"`
 	Folder      string            `json:"folder"`   // folder inside the lessons folder
 	Previous    string            `json:"previous"` // version already there; "" for a new pack
@@ -63,10 +64,10 @@ type Plan struct {
 
 // PlannedExercise is one exercise of a Plan.
 type PlannedExercise struct {
-	ID     string `json:"id"`
-	Title  Text   `json:"title"`
-	Lesson string `json:"lesson"` // the lesson file, relative to the lessons folder
-	New    bool   `json:"new"`    // false: the child's code is kept
+	ID     string    `json:"id"`
+	Title  text.Text `json:"title"`
+	Lesson string    `json:"lesson"` // the lesson file, relative to the lessons folder
+	New    bool      `json:"new"`    // false: the child's code is kept
 }
 
 // Preview loads and verifies a pack and says what Import would do, writing

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kidcoder/backend/text"
 )
 
 func readFile(t *testing.T, p string) string {
@@ -109,11 +111,11 @@ func TestImportAndReimportKeepsChildCode(t *testing.T) {
 	writeFile(t, filepath.Join(src, "exercises/two/starter.py"), "print()\n")
 	editManifest(t, src, func(m *Manifest) {
 		m.Version = "1.1.0"
-		m.Exercises[0].Hints = append(m.Exercises[0].Hints, Text{ZH: "新提示", EN: "new hint"})
-		m.Exercises = append(m.Exercises, Exercise{ID: "02-two", Title: Text{"第二题", "Second"},
-			Instructions: Text{"exercises/two/instructions.zh.md", "exercises/two/instructions.en.md"},
+		m.Exercises[0].Hints = append(m.Exercises[0].Hints, text.Text{Zh: "新提示", En: "new hint"})
+		m.Exercises = append(m.Exercises, Exercise{ID: "02-two", Title: text.Text{Zh: "第二题", En: "Second"},
+			Instructions: text.Text{Zh: "exercises/two/instructions.zh.md", En: "exercises/two/instructions.en.md"},
 			Starter:      "exercises/two/starter.py",
-			Checks:       []Check{{Type: CheckOutput, Expect: "hi", Message: Text{"打印 hi", "print hi"}}}})
+			Checks:       []Check{{Type: CheckOutput, Expect: "hi", Message: text.Text{Zh: "打印 hi", En: "print hi"}}}})
 	})
 	// The child renamed the folder meanwhile: the import must still find it.
 	moved := filepath.Join(lessons, "数学课")
@@ -222,7 +224,7 @@ func TestFolderName(t *testing.T) {
 // would display reversed becomes a folder name without it.
 func TestImportTitleWithBidiOverride(t *testing.T) {
 	src := scaffoldDir(t)
-	editManifest(t, src, func(m *Manifest) { m.Title.EN = "Homework \u202Egnp.py" })
+	editManifest(t, src, func(m *Manifest) { m.Title.En = "Homework \u202Egnp.py" })
 	lessons := t.TempDir()
 	pl, err := Import(buildTo(t, src), lessons, "en")
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kidcoder/backend/kidrun"
+	"kidcoder/backend/text"
 	"kidcoder/sandbox"
 )
 
@@ -73,9 +74,9 @@ func TestVerifyScaffoldInSandbox(t *testing.T) {
 func TestSourceRulesInSandbox(t *testing.T) {
 	r := realRunner(t)
 	ex := &Exercise{ID: "rules", Checks: []Check{
-		{Type: CheckSource, Rule: SourceForLoop, Message: Text{"a", "b"}},
-		{Type: CheckSource, Rule: SourceNotCalls, Name: "input", Message: Text{"a", "b"}},
-		{Type: CheckSource, Rule: SourceCalls, Name: "forward", Message: Text{"a", "b"}},
+		{Type: CheckSource, Rule: SourceForLoop, Message: text.Text{Zh: "a", En: "b"}},
+		{Type: CheckSource, Rule: SourceNotCalls, Name: "input", Message: text.Text{Zh: "a", En: "b"}},
+		{Type: CheckSource, Rule: SourceCalls, Name: "forward", Message: text.Text{Zh: "a", En: "b"}},
 	}}
 	code := []byte("import os\nos._exit(3)\nwhile True:\n    pass\nfor i in range(3):\n    t.forward(i)\n")
 	rep, err := CheckExercise(context.Background(), r, mapFiles{}, ex, code, "en")

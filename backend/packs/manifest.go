@@ -23,23 +23,13 @@ const FormatVersion = 1
 // ManifestName is the manifest's name at the root of a pack.
 const ManifestName = "pack.json"
 
-// Text is a user-facing string in both languages of the app.
-type Text struct {
-	ZH string `json:"zh"`
-	EN string `json:"en"`
-}
-
-// In returns the text in lang (a setting or locale, read by text.Lang),
-// falling back to the other language.
-func (t Text) In(lang string) string { return text.Text{Zh: t.ZH, En: t.EN}.In(lang) }
-
 // Manifest is pack.json (docs/packs.md, docs/pack.schema.json).
 type Manifest struct {
 	Format      int        `json:"format"`
 	ID          string     `json:"id"`
 	Version     string     `json:"version"`
-	Title       Text       `json:"title"`
-	Description Text       `json:"description"`
+	Title       text.Text  `json:"title"`
+	Description text.Text  `json:"description"`
 	Author      string     `json:"author"`
 	Exercises   []Exercise `json:"exercises"`
 	// Files lists every other file of a built pack; build fills it in and
@@ -56,15 +46,15 @@ type FileEntry struct {
 
 // Exercise is one task of a pack. Paths are relative to the pack's root.
 type Exercise struct {
-	ID           string   `json:"id"`
-	Title        Text     `json:"title"`
-	Instructions Text     `json:"instructions"` // Markdown file per language
-	Starter      string   `json:"starter"`
-	Solution     string   `json:"solution,omitempty"` // never installed for the child
-	Data         []string `json:"data,omitempty"`
-	Stdin        string   `json:"stdin,omitempty"` // typed into the run that turtle and code checks look at
-	Hints        []Text   `json:"hints,omitempty"`
-	Checks       []Check  `json:"checks"`
+	ID           string      `json:"id"`
+	Title        text.Text   `json:"title"`
+	Instructions text.Text   `json:"instructions"` // Markdown file per language
+	Starter      string      `json:"starter"`
+	Solution     string      `json:"solution,omitempty"` // never installed for the child
+	Data         []string    `json:"data,omitempty"`
+	Stdin        string      `json:"stdin,omitempty"` // typed into the run that turtle and code checks look at
+	Hints        []text.Text `json:"hints,omitempty"`
+	Checks       []Check     `json:"checks"`
 }
 
 // Check types.
@@ -107,8 +97,8 @@ const (
 // Check is one automatic check of an exercise. Which fields apply depends
 // on Type; docs/packs.md lists them.
 type Check struct {
-	Type    string `json:"type"`
-	Message Text   `json:"message"` // shown to the child when the check fails
+	Type    string    `json:"type"`
+	Message text.Text `json:"message"` // shown to the child when the check fails
 
 	// output
 	Stdin     string  `json:"stdin,omitempty"`
@@ -264,9 +254,9 @@ func (m *Manifest) Validate(file string, built bool) error {
 	return errors.Join(v.errs...)
 }
 
-func (v *validator) text(field string, t Text, max int) {
-	v.plain(field+".zh", t.ZH, max)
-	v.plain(field+".en", t.EN, max)
+func (v *validator) text(field string, t text.Text, max int) {
+	v.plain(field+".zh", t.Zh, max)
+	v.plain(field+".en", t.En, max)
 }
 
 func (v *validator) plain(field, s string, max int) {
@@ -299,8 +289,8 @@ func (v *validator) exercise(f string, ex Exercise, ids map[string]bool) {
 	}
 	ids[ex.ID] = true
 	v.text(f+".title", ex.Title, maxTextRunes)
-	v.path(f+".instructions.zh", ex.Instructions.ZH, ".md")
-	v.path(f+".instructions.en", ex.Instructions.EN, ".md")
+	v.path(f+".instructions.zh", ex.Instructions.Zh, ".md")
+	v.path(f+".instructions.en", ex.Instructions.En, ".md")
 	v.path(f+".starter", ex.Starter, ".py")
 	if ex.Solution != "" {
 		v.path(f+".solution", ex.Solution, ".py")
@@ -455,8 +445,8 @@ func (m *Manifest) referenced() map[string]string {
 	out := map[string]string{}
 	for i, ex := range m.Exercises {
 		f := fmt.Sprintf("exercises[%d]", i)
-		out[f+".instructions.zh"] = ex.Instructions.ZH
-		out[f+".instructions.en"] = ex.Instructions.EN
+		out[f+".instructions.zh"] = ex.Instructions.Zh
+		out[f+".instructions.en"] = ex.Instructions.En
 		out[f+".starter"] = ex.Starter
 		if ex.Solution != "" {
 			out[f+".solution"] = ex.Solution

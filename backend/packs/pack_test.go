@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kidcoder/backend/text"
 )
 
 func scaffoldDir(t *testing.T) string {
@@ -317,24 +319,24 @@ func TestValidateRules(t *testing.T) {
 	}{
 		{"id", func(m *Manifest) { m.ID = "Bad ID" }, "id"},
 		{"version", func(m *Manifest) { m.Version = "1.0" }, "version"},
-		{"title zh", func(m *Manifest) { m.Title.ZH = "" }, "title.zh"},
+		{"title zh", func(m *Manifest) { m.Title.Zh = "" }, "title.zh"},
 		{"no exercises", func(m *Manifest) { m.Exercises = nil }, "exercises"},
 		{"exercise id", func(m *Manifest) { m.Exercises[0].ID = "con" }, "exercises[0].id"},
 		{"duplicate exercise", func(m *Manifest) { m.Exercises = append(m.Exercises, m.Exercises[0]) }, "exercises[1].id"},
 		{"starter ext", func(m *Manifest) { m.Exercises[0].Starter = "a.txt" }, "exercises[0].starter"},
-		{"hint en", func(m *Manifest) { m.Exercises[0].Hints[1].EN = " " }, "exercises[0].hints[1].en"},
+		{"hint en", func(m *Manifest) { m.Exercises[0].Hints[1].En = " " }, "exercises[0].hints[1].en"},
 		{"regex", func(m *Manifest) { m.Exercises[0].Checks[0].Match = MatchRegex; m.Exercises[0].Checks[0].Expect = "(" }, "exercises[0].checks[0].expect"},
 		{"turtle rule", func(m *Manifest) { m.Exercises[0].Checks[2].Rule = "spiral" }, "exercises[0].checks[2].rule"},
 		{"polygon sides", func(m *Manifest) { m.Exercises[0].Checks[2].Sides = 2 }, "exercises[0].checks[2].sides"},
 		{"colour", func(m *Manifest) {
-			m.Exercises[0].Checks[2] = Check{Type: CheckTurtle, Rule: TurtleColorsUsed, Colors: []string{"red"}, Message: Text{"a", "b"}}
+			m.Exercises[0].Checks[2] = Check{Type: CheckTurtle, Rule: TurtleColorsUsed, Colors: []string{"red"}, Message: text.Text{Zh: "a", En: "b"}}
 		}, "exercises[0].checks[2].colors[0]"},
 		{"calls name", func(m *Manifest) {
-			m.Exercises[0].Checks[4] = Check{Type: CheckSource, Rule: SourceCalls, Name: "os.system()", Message: Text{"a", "b"}}
+			m.Exercises[0].Checks[4] = Check{Type: CheckSource, Rule: SourceCalls, Name: "os.system()", Message: text.Text{Zh: "a", En: "b"}}
 		}, "exercises[0].checks[4].name"},
 		{"check type", func(m *Manifest) { m.Exercises[0].Checks[0].Type = "magic" }, "exercises[0].checks[0].type"},
 		{"negative tolerance", func(m *Manifest) { m.Exercises[0].Checks[3].Tolerance = -1 }, "exercises[0].checks[3].tolerance"},
-		{"check message", func(m *Manifest) { m.Exercises[0].Checks[5].Message.ZH = "" }, "exercises[0].checks[5].message.zh"},
+		{"check message", func(m *Manifest) { m.Exercises[0].Checks[5].Message.Zh = "" }, "exercises[0].checks[5].message.zh"},
 		{"files sha", func(m *Manifest) { m.Files = []FileEntry{{Path: "a.py", SHA256: "nothex"}} }, "files[0].sha256"},
 	}
 	for _, tt := range tests {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"kidcoder/backend/lessons"
+	"kidcoder/backend/text"
 )
 
 // ExerciseProgress is how a child is doing on one exercise.
@@ -295,7 +296,7 @@ type PackSummary struct {
 	Folder      string                      `json:"folder"` // relative to the lessons folder
 	ID          string                      `json:"id"`
 	Version     string                      `json:"version"`
-	Title       Text                        `json:"title"`
+	Title       text.Text                   `json:"title"`
 	Exercises   int                         `json:"exercises"`
 	Solved      int                         `json:"solved"`
 	Attempts    int                         `json:"attempts"`
