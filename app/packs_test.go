@@ -1,11 +1,14 @@
 package app
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"kidcoder/backend/packs"
+	"kidcoder/sandbox"
 )
 
 // examplePack builds the scaffold pack into a .kidpack file.
@@ -103,5 +106,24 @@ func TestCheckNeedsTheSandbox(t *testing.T) {
 	_, err = a.CheckLesson(CheckRequest{Path: pl.Exercises[0].Lesson, Code: "print(1)", Lang: "en"})
 	if problemCode(t, err) != "pack" {
 		t.Errorf("check without a sandbox: %v", err)
+	}
+}
+
+// A pack problem names what went wrong in both languages, then the error.
+func TestPackProblemTexts(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{errors.New("boom {error}"), `{"code":"pack","zh":"这个练习包打不开：boom {error}","en":"This exercise pack can't be used: boom {error}"}`},
+		{fmt.Errorf("x: %w", packs.ErrOlderVersion), `{"code":"pack","zh":"课程文件夹里已经有这个练习包更新的版本了。x: ` + packs.ErrOlderVersion.Error() + `","en":"A newer version of this pack is already in the lessons folder. x: ` + packs.ErrOlderVersion.Error() + `"}`},
+		{packs.ErrNewerFormat, `{"code":"pack","zh":"这个练习包需要更新版本的小教室。` + packs.ErrNewerFormat.Error() + `","en":"This pack needs a newer version of Kid Coder. ` + packs.ErrNewerFormat.Error() + `"}`},
+		{packs.ErrNotZip, `{"code":"pack","zh":"这个练习包文件坏了或被改动过。` + packs.ErrNotZip.Error() + `","en":"This pack file is damaged or was changed. ` + packs.ErrNotZip.Error() + `"}`},
+		{sandbox.ErrUnavailable, `{"code":"pack","zh":"安全沙盒没有准备好，现在不能检查答案。sandbox unavailable","en":"The safety box is not ready, so answers can't be checked now. sandbox unavailable"}`},
+	}
+	for _, tt := range tests {
+		if got := packProblem(tt.err).Error(); got != tt.want {
+			t.Errorf("packProblem(%v) =\n%s\nwant\n%s", tt.err, got, tt.want)
+		}
 	}
 }

@@ -1,8 +1,12 @@
 package text
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +74,41 @@ func TestOfAndIn(t *testing.T) {
 	}
 	if (Text{En: "only"}).In("zh") != "only" || (Text{Zh: "仅"}).In("en") != "仅" {
 		t.Error("In falls back to the other language")
+	}
+}
+
+// Every key the Go code names outright, text.Get("...") or text.Of("..."),
+// is in the catalogue: a missing one would show the key itself to the child.
+func TestKeysNamedInGoExist(t *testing.T) {
+	use := regexp.MustCompile(`\btext\.(?:Get|Of)\("([^"]+)"\s*[,)]`)
+	keys := Keys()
+	found := 0
+	err := filepath.WalkDir(filepath.Join("..", ".."), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != filepath.Join("..", "..") && (d.Name() == "frontend" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range use.FindAllStringSubmatch(string(b), -1) {
+			found++
+			if !slices.Contains(keys, m[1]) {
+				t.Errorf("%s names %q, which the catalogue lacks", p, m[1])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found == 0 {
+		t.Fatal("no text.Get or text.Of with a key found in the Go code")
 	}
 }
