@@ -7,7 +7,7 @@
 // harness can provide their own backend.
 
 import * as GoApp from './wailsjs/go/app/App';
-import type { app, lessons, packs, sandbox, settings } from './wailsjs/go/models';
+import type { app, lessons, packs, sandbox, settings, text } from './wailsjs/go/models';
 import type * as Runtime from './wailsjs/runtime/runtime';
 import {
   EventLessonChanged,
@@ -105,7 +105,7 @@ export type SaveResult = Plain<lessons.SaveResult>;
 export type KeptBoth = Plain<lessons.KeptBoth>;
 export type Deleted = Refine<lessons.Deleted, { when: string }>;
 
-export type PackText = Plain<packs.Text>;
+export type PackText = Plain<text.Text>;
 export type PackPlan = Plain<packs.Plan>;
 export type Hint = Plain<packs.Hint>;
 export type CheckResult = Plain<packs.CheckResult>;

@@ -67,10 +67,10 @@ export namespace app {
 	    }
 	}
 	export class ExerciseView {
-	    packTitle: packs.Text;
+	    packTitle: text.Text;
 	    packFolder: string;
 	    id: string;
-	    title: packs.Text;
+	    title: text.Text;
 	    instructions: string;
 	    checks: number;
 	    hintsTotal: number;
@@ -83,10 +83,10 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.packTitle = this.convertValues(source["packTitle"], packs.Text);
+	        this.packTitle = this.convertValues(source["packTitle"], text.Text);
 	        this.packFolder = source["packFolder"];
 	        this.id = source["id"];
-	        this.title = this.convertValues(source["title"], packs.Text);
+	        this.title = this.convertValues(source["title"], text.Text);
 	        this.instructions = source["instructions"];
 	        this.checks = source["checks"];
 	        this.hintsTotal = source["hintsTotal"];
@@ -538,25 +538,11 @@ export namespace packs {
 	        this.text = source["text"];
 	    }
 	}
-	export class Text {
-	    zh: string;
-	    en: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Text(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.zh = source["zh"];
-	        this.en = source["en"];
-	    }
-	}
 	export class PackSummary {
 	    folder: string;
 	    id: string;
 	    version: string;
-	    title: Text;
+	    title: text.Text;
 	    exercises: number;
 	    solved: number;
 	    attempts: number;
@@ -576,7 +562,7 @@ export namespace packs {
 	        this.folder = source["folder"];
 	        this.id = source["id"];
 	        this.version = source["version"];
-	        this.title = this.convertValues(source["title"], Text);
+	        this.title = this.convertValues(source["title"], text.Text);
 	        this.exercises = source["exercises"];
 	        this.solved = source["solved"];
 	        this.attempts = source["attempts"];
@@ -607,7 +593,7 @@ export namespace packs {
 	}
 	export class PlannedExercise {
 	    id: string;
-	    title: Text;
+	    title: text.Text;
 	    lesson: string;
 	    new: boolean;
 	
@@ -618,7 +604,7 @@ export namespace packs {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
-	        this.title = this.convertValues(source["title"], Text);
+	        this.title = this.convertValues(source["title"], text.Text);
 	        this.lesson = source["lesson"];
 	        this.new = source["new"];
 	    }
@@ -644,8 +630,8 @@ export namespace packs {
 	export class Plan {
 	    id: string;
 	    version: string;
-	    title: Text;
-	    description: Text;
+	    title: text.Text;
+	    description: text.Text;
 	    author: string;
 	    folder: string;
 	    previous: string;
@@ -661,8 +647,8 @@ export namespace packs {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.version = source["version"];
-	        this.title = this.convertValues(source["title"], Text);
-	        this.description = this.convertValues(source["description"], Text);
+	        this.title = this.convertValues(source["title"], text.Text);
+	        this.description = this.convertValues(source["description"], text.Text);
 	        this.author = source["author"];
 	        this.folder = source["folder"];
 	        this.previous = source["previous"];
@@ -770,6 +756,25 @@ export namespace settings {
 	        this.python = source["python"];
 	        this.lessonsDir = source["lessonsDir"];
 	        this.warning = source["warning"];
+	    }
+	}
+
+}
+
+export namespace text {
+	
+	export class Text {
+	    zh: string;
+	    en: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Text(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.zh = source["zh"];
+	        this.en = source["en"];
 	    }
 	}
 
