@@ -38,20 +38,7 @@ func createNew(path string, data []byte, perm fs.FileMode) (err error) {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp)
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-		if errors.Is(err, errors.ErrUnsupported) {
-			err = nil
-		}
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := writeSynced(f, data, perm); err != nil {
 		return err
 	}
 	if err = os.Link(tmp, path); err == nil {
@@ -64,14 +51,7 @@ func createNew(path string, data []byte, perm fs.FileMode) (err error) {
 	if err != nil {
 		return err
 	}
-	_, err = g.Write(data)
-	if err == nil {
-		err = g.Sync()
-	}
-	if cerr := g.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := writeSynced(g, data, perm); err != nil {
 		os.Remove(path)
 		return err
 	}
@@ -110,24 +90,11 @@ func writeNewIn(dir *os.Root, name string, data []byte, perm fs.FileMode) error 
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		// On the descriptor, not by name: the mode is exact whatever the
-		// umask, and nothing swapped in at the name can receive it.
-		if err = f.Chmod(perm); errors.Is(err, errors.ErrUnsupported) {
-			err = nil
-		}
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := writeSynced(f, data, perm); err != nil {
 		dir.Remove(name)
+		return err
 	}
-	return err
+	return nil
 }
 
 // replaceIn is [WriteFileAtomic] for name in dir. The rename replaces the
@@ -174,4 +141,23 @@ func mkdirTempIn(dir *os.Root, name string) (string, error) {
 		}
 	}
 	return "", &fs.PathError{Op: "mkdirtemp", Path: name, Err: fs.ErrExist}
+}
+
+// writeSynced writes data to a new file, sets its mode and syncs it, then
+// closes it. The mode is set on the descriptor, not by name: it is exact
+// whatever the umask, and nothing swapped in at the name can receive it.
+func writeSynced(f *os.File, data []byte, perm fs.FileMode) error {
+	_, err := f.Write(data)
+	if err == nil {
+		if err = f.Chmod(perm); errors.Is(err, errors.ErrUnsupported) {
+			err = nil
+		}
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
