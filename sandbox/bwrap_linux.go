@@ -452,25 +452,30 @@ func (s *sysState) started(cmd *exec.Cmd) {
 // is bwrap's own child, and is pinned with a pidfd against reuse. Then
 // bwrap and the init, the run's only processes while bwrap waits on its
 // block fd, go into the run group, and only then is the sandbox let go:
-// every process of the program is born inside the group. When any step
-// fails the sandbox is killed before it runs anything of the program's.
+// every process of the program is born inside the group.
+//
+// When any step fails, the sandbox is killed while it is still held, before
+// anything of the program's runs. The init goes first: held, it has no
+// death signal tied to bwrap yet, so bwrap's death alone would leave it
+// waiting for ever, and releasing it would let it go on alone.
 func (s *sysState) readInfo(cmd *exec.Cmd) {
 	defer close(s.infoDone)
 	bwrapPid := cmd.Process.Pid
-	fail := func(err error) {
-		s.mu.Lock()
-		s.setupErr = err
-		s.mu.Unlock()
-		cmd.Process.Kill()
-		s.blockW.Close()
+	var setupErr error
+	failed := func(err error) {
+		if setupErr == nil {
+			setupErr = err
+		}
 	}
 	// bwrap itself goes first, at once: the first move into a group waits
 	// for the kernel's synchronisation (an RCU grace period, milliseconds),
 	// and bwrap's start-up runs meanwhile.
 	if s.group != nil {
+		if testBeforeAttach != nil {
+			testBeforeAttach(s.group)
+		}
 		if err := s.group.attach(bwrapPid); err != nil {
-			fail(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
-			return
+			failed(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
 		}
 	}
 	var msg struct {
@@ -478,31 +483,54 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 	}
 	dec := json.NewDecoder(io.LimitReader(s.infoR, 4096))
 	if err := dec.Decode(&msg); err != nil || msg.ChildPid <= 0 {
-		fail(fmt.Errorf("sandbox: bwrap did not report its child: %v", err))
-		return
+		failed(fmt.Errorf("sandbox: bwrap did not report its child: %v", err))
+	} else if stat, err := os.ReadFile("/proc/" + strconv.Itoa(msg.ChildPid) + "/stat"); err != nil || parentPid(stat) != bwrapPid {
+		failed(errors.New("sandbox: the reported child is not bwrap's"))
+	} else if fd, err := unix.PidfdOpen(msg.ChildPid, 0); err != nil {
+		failed(err)
+	} else {
+		s.mu.Lock()
+		s.initPid, s.pidfd = msg.ChildPid, fd
+		s.mu.Unlock()
+		if s.group != nil && setupErr == nil {
+			if err := s.group.attach(msg.ChildPid); err != nil {
+				failed(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
+			}
+		}
 	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(msg.ChildPid) + "/stat")
-	if err != nil || parentPid(stat) != bwrapPid {
-		fail(errors.New("sandbox: the reported child is not bwrap's"))
-		return
-	}
-	fd, err := unix.PidfdOpen(msg.ChildPid, 0)
-	if err != nil {
-		fail(err)
+	if setupErr == nil {
+		s.blockW.Write([]byte{1})
+		s.blockW.Close()
 		return
 	}
 	s.mu.Lock()
-	s.initPid, s.pidfd = msg.ChildPid, fd
+	s.setupErr = setupErr
+	fd := s.pidfd
 	s.mu.Unlock()
-	if s.group != nil {
-		if err := s.group.attach(msg.ChildPid); err != nil {
-			fail(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
-			return
+	if fd >= 0 {
+		unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+	}
+	killChildrenOf(bwrapPid) // an init the report did not name
+	cmd.Process.Kill()
+}
+
+// killChildrenOf SIGKILLs every process whose parent is pid.
+func killChildrenOf(pid int) {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && parentPid(stat) == pid {
+			syscall.Kill(child, syscall.SIGKILL)
 		}
 	}
-	s.blockW.Write([]byte{1})
-	s.blockW.Close()
 }
+
+// testBeforeAttach, when set by a test, runs just before a run's first
+// move into its group: it can make that move fail.
+var testBeforeAttach func(g *runGroup)
 
 // failure is why setting the run up failed after bwrap started, if it did.
 func (s *sysState) failure() error {

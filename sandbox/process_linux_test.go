@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -404,5 +405,35 @@ func TestInheritedDescriptorsStayOutside(t *testing.T) {
 	// The listing itself holds one more descriptor while it runs.
 	if o.Status != StatusOK || !regexp.MustCompile(`^\[0, 1, 2, 3, 4, \d+\]$`).MatchString(strings.TrimSpace(string(o.Stdout))) {
 		t.Fatalf("descriptors in the sandbox: %s %q %q", o.Status, o.Stdout, o.Stderr)
+	}
+}
+
+// When the run cannot be placed in its control group, nothing of the
+// program runs: the held sandbox is killed and the run is reported
+// unavailable, never run outside its group.
+func TestRunOutsideItsGroupNeverStarts(t *testing.T) {
+	needSandbox(t)
+	if ContainmentInfo().Mechanism == MechRlimits {
+		t.Skip("no control group on this machine")
+	}
+	testBeforeAttach = func(g *runGroup) {
+		g.remove() // the group vanishes: attaching fails
+		// By now bwrap has usually made the held init, which must not be
+		// left waiting or let go. (The verdict does not depend on it.)
+		time.Sleep(100 * time.Millisecond)
+	}
+	defer func() { testBeforeAttach = nil }()
+	p := startCode(t, "print('RAN')\n", Spec{}, nil)
+	p.CloseInput()
+	o := p.Wait()
+	if o.Status != StatusUnavailable || len(o.Stdout) != 0 {
+		t.Fatalf("%s, stdout %q: want sandbox_unavailable and nothing run", o.Status, o.Stdout)
+	}
+	if pids := hostProcessesWith(ScratchDir + "/prog.py"); len(pids) > 0 {
+		for _, p := range pids {
+			st, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
+			t.Logf("%d: %s", p, st)
+		}
+		t.Errorf("processes %v of the run remain", pids)
 	}
 }
