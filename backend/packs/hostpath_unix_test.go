@@ -13,16 +13,7 @@ import (
 // another program could change) hands the sandbox nothing through it: the
 // check scripts' host paths are refused, not followed.
 func TestHostPathRefusesLinkedMetadata(t *testing.T) {
-	lessons := t.TempDir()
-	pl, err := Import(buildTo(t, scaffoldDir(t)), lessons, "en")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(lessons, pl.Folder)
-	in, err := OpenInstalled(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, in := importedScaffold(t)
 	var script string
 	for _, ex := range in.Manifest.Exercises {
 		for _, c := range ex.Checks {
@@ -39,16 +30,7 @@ func TestHostPathRefusesLinkedMetadata(t *testing.T) {
 	}
 	for _, at := range []string{MetaDir, MetaDir + "/" + filesDir} {
 		t.Run(at, func(t *testing.T) {
-			lessons := t.TempDir()
-			pl, err := Import(buildTo(t, scaffoldDir(t)), lessons, "en")
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := filepath.Join(lessons, pl.Folder)
-			in, err := OpenInstalled(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			dir, in := importedScaffold(t)
 			p := filepath.Join(dir, filepath.FromSlash(at))
 			out := filepath.Join(t.TempDir(), "elsewhere")
 			if err := os.Rename(p, out); err != nil {
@@ -62,4 +44,21 @@ func TestHostPathRefusesLinkedMetadata(t *testing.T) {
 			}
 		})
 	}
+}
+
+// importedScaffold imports the scaffold pack into a fresh lessons folder
+// and returns the pack's folder and what is installed there.
+func importedScaffold(t *testing.T) (string, *Installed) {
+	t.Helper()
+	lessons := t.TempDir()
+	pl, err := Import(buildTo(t, scaffoldDir(t)), lessons, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(lessons, pl.Folder)
+	in, err := OpenInstalled(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, in
 }
