@@ -91,5 +91,9 @@ func (l *Library) WriteStarters() ([]string, error) {
 	defer l.mu.Unlock()
 	st = l.State()
 	st.StartersWritten = true
-	return written, l.writeState(st)
+	// Remembering is a convenience: starters only ever go into an empty
+	// folder, so if the state cannot be written (a .kidcoder that is a link,
+	// say) the folder still opens, and the next start simply checks again.
+	_ = l.writeState(st)
+	return written, nil
 }

@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -79,9 +78,17 @@ func (l *Library) writeState(s State) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(l.statePath())
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return mapFSErr(".kidcoder", err)
+	// Through a Writer: a .kidcoder (or state.json) that is a link is
+	// refused or replaced, never written through to wherever it points.
+	w, err := OpenWriter(l.root)
+	if err != nil {
+		return err
 	}
-	return mapFSErr(".kidcoder", WriteFileAtomic(l.statePath(), append(b, '\n'), 0o644))
+	defer w.Close()
+	meta, err := w.makeDir([]string{stateDir}, true)
+	if err != nil {
+		return err
+	}
+	defer meta.Close()
+	return meta.WriteFile(filepath.Base(l.statePath()), append(b, '\n'))
 }

@@ -243,3 +243,26 @@ func TestUserDirsNotAPlainFile(t *testing.T) {
 		})
 	}
 }
+
+// TestStateFolderLinkedOut: a .kidcoder that is a link to a folder outside
+// the lessons folder is never written through; what the app remembers is
+// refused, and the folder it points to is left as it was.
+func TestStateFolderLinkedOut(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "lessons")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "mine.py"), []byte("print(1)"), 0o644)
+	outside := t.TempDir()
+	symlinkTo(t, outside, filepath.Join(root, stateDir))
+	l, err := Setup(root)
+	if err != nil {
+		t.Fatalf("Setup: %v", err)
+	}
+	if err := l.Remember("mine.py", Position{Cursor: 3}); err == nil {
+		t.Error("Remember wrote through a linked .kidcoder")
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("the linked folder gained %d entries", len(ents))
+	}
+}
