@@ -37,20 +37,6 @@ func containment() (cgroupPlace, Containment) {
 	return contPlace, contInfo
 }
 
-// withoutGroups makes later runs use the fallback, as on a machine without
-// control groups, until the returned function restores the finding. Tests only.
-func withoutGroups() (restore func()) {
-	place, info := containment()
-	contMu.Lock()
-	contPlace, contInfo = cgroupPlace{}, containmentOf(cgroupPlace{}, "control groups turned off")
-	contMu.Unlock()
-	return func() {
-		contMu.Lock()
-		contPlace, contInfo = place, info
-		contMu.Unlock()
-	}
-}
-
 // ContainmentInfo says how whole runs are bounded on this machine.
 func ContainmentInfo() Containment {
 	_, c := containment()

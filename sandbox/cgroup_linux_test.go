@@ -115,3 +115,17 @@ func TestDelegatedScopeArgs(t *testing.T) {
 		t.Errorf("v1-only: %q", p)
 	}
 }
+
+// withoutGroups makes later runs use the fallback, as on a machine without
+// control groups, until the returned function restores the finding. Tests only.
+func withoutGroups() (restore func()) {
+	place, info := containment()
+	contMu.Lock()
+	contPlace, contInfo = cgroupPlace{}, containmentOf(cgroupPlace{}, "control groups turned off")
+	contMu.Unlock()
+	return func() {
+		contMu.Lock()
+		contPlace, contInfo = place, info
+		contMu.Unlock()
+	}
+}

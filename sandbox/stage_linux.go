@@ -2,11 +2,12 @@ package sandbox
 
 import (
 	"fmt"
-	"golang.org/x/sys/unix"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"golang.org/x/sys/unix"
 )
 
 // stageForNobody makes the plan's mounts reachable by the unprivileged uid
@@ -24,6 +25,9 @@ func (s *sysState) stageForNobody(plan *bwrapPlan) error {
 				Fix:    "use the system Python, /usr/bin/python3 (sudo apt install python3)",
 			}
 		}
+	}
+	if len(plan.Writable) == 0 {
+		return nil // a child's run: nothing to stage
 	}
 	dir, err := os.MkdirTemp("", "kidcoder-run-")
 	if err != nil {
