@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -251,7 +252,7 @@ func (a *App) Run(req RunRequest) error {
 
 	obs := &runObserver{app: a, id: id}
 	run, err := eng.Start(a.ctx, kidrun.Request{
-		Code: []byte(req.Code), Name: req.Name, Lang: lang, Interactive: true, Policy: &policy,
+		Code: []byte(req.Code), Name: req.Name, Lang: lang, Interactive: true, Live: true, Policy: &policy,
 		DataFiles: a.lessonDataFiles(req.Lesson),
 	}, obs)
 	if err != nil {
@@ -313,7 +314,7 @@ func (a *App) startDemo(eng *kidrun.Engine) *demoRun {
 	a.mu.Unlock()
 	d := &demoRun{id: DemoRunID}
 	obs := &runObserver{app: a, id: d.id, demo: d}
-	run, err := eng.Start(a.ctx, kidrun.Request{Code: []byte(lessons.StarDemo()), Name: "star.py", Lang: set.Lang, Interactive: true}, obs)
+	run, err := eng.Start(a.ctx, kidrun.Request{Code: []byte(lessons.StarDemo()), Name: "star.py", Lang: set.Lang, Interactive: true, Live: true}, obs)
 	if err != nil {
 		return nil
 	}
@@ -363,6 +364,20 @@ func (a *App) SendInput(runID, line string) error {
 		return err
 	}
 	return r.Input(line)
+}
+
+// SendEvent gives the running program a key, pointer, close or dialog
+// answer event (docs/runner-protocol.md, "Control lines"). An event the
+// program is too busy to take is dropped, as a flood of key repeats is.
+func (a *App) SendEvent(runID string, ev kidrun.Event) error {
+	r, err := a.find(runID)
+	if err != nil {
+		return err
+	}
+	if err := r.Send(ev); err != nil && !errors.Is(err, sandbox.ErrControlFull) {
+		return err
+	}
+	return nil
 }
 
 // Stop ends the run at once.
@@ -485,6 +500,9 @@ func (o *runObserver) Waiting(prompt string) {
 }
 func (o *runObserver) InputDone() {
 	o.send(func() { o.app.emit(EventRunInputDone, RunEvent{RunID: o.id}) })
+}
+func (o *runObserver) Live(frame json.RawMessage) {
+	o.send(func() { o.app.emit(EventRunLive, LiveEvent{RunID: o.id, Frame: frame}) })
 }
 
 // finished reports the result and forgets the run; only then may its id be

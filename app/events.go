@@ -1,6 +1,10 @@
 package app
 
-import "kidcoder/backend/lessons"
+import (
+	"encoding/json"
+
+	"kidcoder/backend/lessons"
+)
 
 // Event names the app emits; mirrored in frontend/src/lib/events.ts.
 const (
@@ -8,7 +12,10 @@ const (
 	EventRunWaiting   = "run:waiting"
 	EventRunInputDone = "run:input-done"
 	EventRunDone      = "run:done"
-	EventStatus       = "sandbox:status"
+	// EventRunLive carries LiveEvent: a live run's screen, drawing steps,
+	// focus, dialog or window-closed frame.
+	EventRunLive = "run:live"
+	EventStatus  = "sandbox:status"
 	// EventLessons carries lessons.ChangedEvent: the tree, or the folder's problem.
 	EventLessons = lessons.EventChanged
 	// EventLessonChanged carries lessons.LessonChangedEvent about the open lesson.
@@ -47,4 +54,12 @@ type RunEvent struct {
 type DoneEvent struct {
 	RunID  string `json:"runId"`
 	Result any    `json:"result"`
+}
+
+// LiveEvent is the payload of EventRunLive: one live frame of the runner
+// (docs/runner-protocol.md, "Live frames"), bounded by the host but written
+// inside the sandbox: the window only draws and shows it.
+type LiveEvent struct {
+	RunID string          `json:"runId"`
+	Frame json.RawMessage `json:"frame"`
 }

@@ -215,7 +215,7 @@ def _late_import(name):
 def parse_args(argv):
     opts = {"lang": "en", "frames": None, "control": None, "mpl_cache": None,
             "max_steps": 1000000, "build_mpl_cache": None, "scratch": None,
-            "program": None, "checks": []}
+            "program": None, "checks": [], "live": False}
     i = 0
     flags = {"--lang": "lang", "--frames": "frames", "--control": "control",
              "--mpl-cache": "mpl_cache", "--max-steps": "max_steps",
@@ -228,6 +228,10 @@ def parse_args(argv):
                 opts["program"] = rest[0]
                 opts["args"] = rest[1:]
             break
+        if a == "--live":
+            opts["live"] = True  # docs/runner-protocol.md, "Live runs"
+            i += 1
+            continue
         if a == "--check" and i + 1 < len(argv):
             opts["checks"].append(argv[i + 1])  # exercise-pack checks (docs/packs.md)
             i += 2

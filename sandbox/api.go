@@ -122,6 +122,10 @@ type Spec struct {
 	// Frames gives the program fd 3 (frames to the host) and fd 4 (control
 	// from the host); see docs/runner-protocol.md.
 	Frames bool
+	// Live marks a run that waits for events on purpose (a turtle game): its
+	// clocks count busy time and time without input instead
+	// (docs/sandbox-limits.md, "Live runs"). Needs Frames.
+	Live bool
 }
 
 // ScratchDir is the sandbox path of the private writable scratch directory,

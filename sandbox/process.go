@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -20,6 +21,8 @@ const (
 	coalesceDelay      = 100 * time.Millisecond
 	sampleEvery        = 50 * time.Millisecond
 	stopGrace          = 300 * time.Millisecond
+	maxControlLine     = 4 << 10
+	controlWriteWait   = 50 * time.Millisecond
 	// killWait is exec.Cmd.WaitDelay: how long Wait trusts our own kill of
 	// the namespace before it SIGKILLs bwrap itself.
 	killWait = 2 * time.Second
@@ -50,7 +53,8 @@ type Process struct {
 	ctx    context.Context
 
 	stdin   *os.File
-	control *os.File // host end of the sandbox's fd 4; nil without Frames
+	control *os.File   // host end of the sandbox's fd 4; nil without Frames
+	ctlMu   sync.Mutex // one control line at a time
 
 	events chan event
 	wake   chan struct{} // Stop was asked for
@@ -433,9 +437,43 @@ func (p *Process) askToStop() {
 	if p.control == nil {
 		return
 	}
+	p.ctlMu.Lock()
+	defer p.ctlMu.Unlock()
 	p.control.SetWriteDeadline(time.Now().Add(stopGrace))
 	p.control.Write([]byte("stop\n"))
 }
+
+// SendControl writes one line (without its newline) to the program's
+// control pipe, fd 4. The write gives up after controlWriteWait, so a
+// program that stops reading can never hold the caller: the line is then
+// dropped and ErrControlFull returned.
+func (p *Process) SendControl(line []byte) error {
+	if p.control == nil {
+		return os.ErrInvalid
+	}
+	if bytes.IndexByte(line, '\n') >= 0 || len(line) > maxControlLine {
+		return errBadControlLine
+	}
+	select {
+	case <-p.exited:
+		return os.ErrClosed
+	default:
+	}
+	p.ctlMu.Lock()
+	defer p.ctlMu.Unlock()
+	p.control.SetWriteDeadline(time.Now().Add(controlWriteWait))
+	_, err := p.control.Write(append(append([]byte(nil), line...), '\n'))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return ErrControlFull
+	}
+	return err
+}
+
+// ErrControlFull is returned by SendControl when the program has not read
+// its control pipe for a while; the line was dropped.
+var ErrControlFull = errors.New("sandbox: the program is not taking events")
+
+var errBadControlLine = errors.New("sandbox: a control line has no newline and at most 4 KiB")
 
 func (p *Process) notify() {
 	select {

@@ -15,6 +15,8 @@ const (
 	maxImages      = 64
 	maxPromptRunes = 2000
 	maxTextRunes   = 4000
+	maxLiveFrame   = 1 << 20  // one live frame (docs/runner-protocol.md, "Live frames")
+	maxLiveDraw    = 48 << 20 // all draw frames of one run
 )
 
 // report is the runner's last well-formed result frame, cleaned.
@@ -32,6 +34,9 @@ type collector struct {
 	obs     Observer
 	pending [3][]byte // an incomplete UTF-8 sequence held back per stream
 	rep     report
+	// drawBytes counts the live draw frames passed on; past maxLiveDraw the
+	// window gets no more and shows the final picture when the run ends.
+	drawBytes int
 }
 
 func newCollector(obs Observer) *collector {
@@ -85,6 +90,16 @@ func (c *collector) Frame(payload []byte) {
 		c.obs.Waiting(clip(f.Prompt, maxPromptRunes))
 	case "input_done":
 		c.obs.InputDone()
+	case "screen", "draw", "listen", "dialog", "bye":
+		if lo, ok := c.obs.(LiveObserver); ok && len(payload) <= maxLiveFrame {
+			if f.Type == "draw" {
+				if c.drawBytes+len(payload) > maxLiveDraw {
+					return
+				}
+				c.drawBytes += len(payload)
+			}
+			lo.Live(json.RawMessage(append([]byte(nil), payload...)))
+		}
 	case "result":
 		rep := report{Error: f.Error.clean()}
 		for _, im := range f.Images {

@@ -189,6 +189,10 @@ type Request struct {
 	// runs after the program in the same sandbox (kidrunner.py --check) and
 	// its verdict comes back in Result.Checks, in this order.
 	CheckFiles []string
+	// Live runs the program live (docs/runner-protocol.md, "Live runs"): the
+	// turtle keeps CPython's time, takes events through Run.Send and sends
+	// live frames to an Observer that is a LiveObserver.
+	Live bool
 }
 
 // Observer hears a run as it happens. Calls come from one goroutine, in order.
@@ -205,6 +209,7 @@ type Run struct {
 	policy  sandbox.Policy
 	lang    string
 	staging string
+	live    bool
 	done    chan struct{}
 	result  *Result
 }
@@ -264,6 +269,9 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		ro = append(ro, sandbox.Mount{Host: e.bytecode, Sandbox: bytecodeDir})
 	}
 	args = append(args, layerDir+"/kidrunner.py", "--lang", lang, "--frames", "3", "--control", "4")
+	if req.Live {
+		args = append(args, "--live")
+	}
 	for i, f := range req.CheckFiles {
 		p := fmt.Sprintf("%s/%d.py", checkDir, i)
 		ro = append(ro, sandbox.Mount{Host: f, Sandbox: p})
@@ -283,13 +291,14 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		ReadOnly: ro,
 		Files:    files,
 		Frames:   true,
+		Live:     req.Live,
 	}
 	proc, err := sandbox.Start(ctx, spec, coll)
 	if err != nil {
 		os.RemoveAll(staging)
 		return nil, err
 	}
-	r := &Run{proc: proc, coll: coll, policy: policy, lang: lang, staging: staging, done: make(chan struct{})}
+	r := &Run{proc: proc, coll: coll, policy: policy, lang: lang, staging: staging, live: req.Live, done: make(chan struct{})}
 	switch {
 	case req.Stdin != nil:
 		if len(req.Stdin) > 0 {

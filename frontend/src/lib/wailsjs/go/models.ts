@@ -269,6 +269,37 @@ export namespace app {
 
 }
 
+export namespace kidrun {
+	
+	export class Event {
+	    type: string;
+	    key?: string;
+	    down?: boolean;
+	    action?: string;
+	    x?: number;
+	    y?: number;
+	    button?: number;
+	    text?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Event(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.key = source["key"];
+	        this.down = source["down"];
+	        this.action = source["action"];
+	        this.x = source["x"];
+	        this.y = source["y"];
+	        this.button = source["button"];
+	        this.text = source["text"];
+	    }
+	}
+
+}
+
 export namespace lessons {
 	
 	export class Deleted {

@@ -4,6 +4,7 @@ import {app} from '../models';
 import {settings} from '../models';
 import {lessons} from '../models';
 import {packs} from '../models';
+import {kidrun} from '../models';
 
 export function CheckLesson(arg1:app.CheckRequest):Promise<app.CheckOutcome>;
 
@@ -50,6 +51,8 @@ export function SaveFile(arg1:string,arg2:string):Promise<string>;
 export function SaveLesson(arg1:app.SaveRequest):Promise<lessons.SaveResult>;
 
 export function SaveSettings(arg1:settings.Settings):Promise<settings.Settings>;
+
+export function SendEvent(arg1:string,arg2:kidrun.Event):Promise<void>;
 
 export function SendInput(arg1:string,arg2:string):Promise<void>;
 

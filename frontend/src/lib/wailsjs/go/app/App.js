@@ -94,6 +94,10 @@ export function SaveSettings(arg1) {
   return window['go']['app']['App']['SaveSettings'](arg1);
 }
 
+export function SendEvent(arg1, arg2) {
+  return window['go']['app']['App']['SendEvent'](arg1, arg2);
+}
+
 export function SendInput(arg1, arg2) {
   return window['go']['app']['App']['SendInput'](arg1, arg2);
 }
