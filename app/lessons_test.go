@@ -94,7 +94,7 @@ func TestLessonsListsStartersAndOpens(t *testing.T) {
 		t.Errorf("root %q, want %q", v.Root, root)
 	}
 	got := strings.Join(names(v.Tree), ",")
-	if got != "1 star,2 flower,3 你好,4 guess" {
+	if got != "1 star,2 flower,3 你好,4 guess,5 snake,6 click-draw" {
 		t.Errorf("tree %q", got)
 	}
 	l, err := a.OpenLesson("1 star.py")

@@ -404,7 +404,7 @@ func TestStarters(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree, _ := l.List()
-	want := "1 star.py +md\n2 flower.py +md\n3 你好.py +md\n4 guess.py +md\n"
+	want := "1 star.py +md\n2 flower.py +md\n3 你好.py +md\n4 guess.py +md\n5 snake.py +md\n6 click-draw.py +md\n"
 	if got := renderTree(tree); got != want {
 		t.Fatalf("first start:\n%s", got)
 	}

@@ -1,0 +1,106 @@
+# 贪吃蛇 🐍 Snake
+import random
+import turtle
+
+screen = turtle.Screen()
+screen.setup(420, 420)
+screen.bgcolor("honeydew")
+screen.title("贪吃蛇 Snake")
+screen.tracer(0)          # 我们自己决定什么时候画 / we update the picture ourselves
+
+head = turtle.Turtle("square")
+head.color("darkgreen")
+head.penup()
+
+food = turtle.Turtle("circle")
+food.color("red")
+food.penup()
+food.goto(0, 100)
+
+board = turtle.Turtle()
+board.hideturtle()
+board.penup()
+board.goto(0, 170)
+
+body = []
+score = 0
+direction = "right"
+playing = True
+
+
+def show_score():
+    board.clear()
+    board.write(f"分数 Score: {score}", align="center", font=("Arial", 16, "bold"))
+
+
+def turn(new, opposite):
+    global direction
+    if direction != opposite:
+        direction = new
+
+
+def up():
+    turn("up", "down")
+
+
+def down():
+    turn("down", "up")
+
+
+def left():
+    turn("left", "right")
+
+
+def right():
+    turn("right", "left")
+
+
+def game_over():
+    global playing
+    playing = False
+    board.goto(0, 0)
+    board.write("游戏结束 Game over", align="center", font=("Arial", 20, "bold"))
+    print("游戏结束！分数 Game over! Score:", score)
+
+
+def move():
+    global score
+    if not playing:
+        return
+    # 身体跟着头走 / the body follows the head
+    for i in range(len(body) - 1, 0, -1):
+        body[i].goto(body[i - 1].pos())
+    if body:
+        body[0].goto(head.pos())
+    x, y = head.pos()
+    steps = {"up": (0, 20), "down": (0, -20), "left": (-20, 0), "right": (20, 0)}
+    dx, dy = steps[direction]
+    head.goto(x + dx, y + dy)
+
+    if abs(head.xcor()) > 190 or abs(head.ycor()) > 190:
+        game_over()
+    for part in body:
+        if head.distance(part) < 10:
+            game_over()
+    if head.distance(food) < 20:
+        food.goto(random.randint(-9, 9) * 20, random.randint(-8, 7) * 20)
+        part = turtle.Turtle("square")
+        part.color("limegreen")
+        part.penup()
+        part.goto(head.pos())
+        body.append(part)
+        score = score + 1
+        show_score()
+    screen.update()
+    if playing:
+        screen.ontimer(move, 150)
+
+
+show_score()
+screen.listen()
+screen.onkey(up, "Up")
+screen.onkey(down, "Down")
+screen.onkey(left, "Left")
+screen.onkey(right, "Right")
+move()
+turtle.done()
