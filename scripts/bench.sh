@@ -29,3 +29,7 @@ if [ -f e2e/startup_bench_test.go ]; then
   echo "== app start-up to star visible, and resident memory after the demo"
   go test -tags e2e -run '^$' -bench BenchmarkStartup -benchtime 5x ./e2e/
 fi
+
+echo
+echo "== live game in the real window: arrow key to visibly moved turtle (target: median <= 50 ms), and Stop to the game's end"
+go test -tags e2e -run '^$' -bench BenchmarkKeyToMove -benchtime 20x ./e2e/
