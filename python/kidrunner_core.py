@@ -27,6 +27,7 @@ import binascii
 import builtins
 import io
 import os
+import time
 from importlib.machinery import ModuleSpec
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -55,6 +56,7 @@ _excepthook = sys.__excepthook__
 _settrace = sys.settrace
 _setprofile = sys.setprofile
 _setrecursionlimit = sys.setrecursionlimit
+_sleep = time.sleep
 _MISSING = object()
 
 RESULT_BUDGET = 15 * 1024 * 1024   # the host drops frames over 16 MiB
@@ -180,7 +182,7 @@ def _wait_read(fd, limit=0.2):
     sent right after the prompt could otherwise be seen before the prompt.
     """
     try:
-        fcntl, stat, termios, time = [_late_import(m) for m in ("fcntl", "stat", "termios", "time")]
+        fcntl, stat, termios = [_late_import(m) for m in ("fcntl", "stat", "termios")]
         if not stat.S_ISFIFO(os.fstat(fd).st_mode):
             return
         buf = bytearray(4)
@@ -189,7 +191,7 @@ def _wait_read(fd, limit=0.2):
             fcntl.ioctl(fd, termios.FIONREAD, buf, True)
             if int.from_bytes(buf, sys.byteorder) == 0 or time.monotonic() > deadline:
                 return
-            time.sleep(0.001)
+            _sleep(0.001)
     except Exception:
         pass
 
@@ -307,6 +309,7 @@ class Runner(object):
         self.kidplot = None       # matplotlib support, once the program imports matplotlib
         self.scratch_dir = None
         self.saved = None
+        self.live = None          # kidlive.Live in a live run
 
     # -- messages (messages.json), loaded on first use
     def messages(self):
@@ -336,6 +339,8 @@ class Runner(object):
         builtins.input = self.input
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
         sys.meta_path.insert(0, _Finder(self))
+        if self.opts["live"]:
+            self.prepare_live()
         if self.opts["control"] is not None:
             fd = self.opts["control"]
             try:
@@ -349,11 +354,22 @@ class Runner(object):
             _thread.start_new_thread(self.control_loop, (fd,))
         self.warn_shadows()
 
+    def prepare_live(self):
+        """A live run: the event queue, and time.sleep waits on it."""
+        kidlive = _late_import("kidlive")
+        self.live = kidlive.Live(self.frames.send, RawJSON, self.step_texts,
+                                 self.interrupt, self.main_ident)
+        time.sleep = self.live.sleep
+
+    def step_texts(self, steps, budget):
+        """Each step's JSON text, as the result frame writes them, within budget bytes."""
+        return step_texts(steps, budget, _late_import("kidturtle").STEP_FIELDS)
+
     def load_turtle(self):
         if self.turtle is None:
             mod = _late_import("kidturtle")
             mod.configure(lang=self.lang, max_steps=self.opts["max_steps"],
-                          notices=self.notices, messages=self.messages)
+                          notices=self.notices, messages=self.messages, live=self.live)
             self.turtle = mod
         return self.turtle
 
@@ -394,27 +410,57 @@ class Runner(object):
             if base in stdlib or base in ("turtle", "matplotlib"):
                 self.notices.append(self.msg("notice.shadow", file=name))
 
-    # -- stop
+    # -- stop and, in live runs, events
     def control_loop(self, fd):
         buf = b""
+        skipping = False          # inside a line longer than the bound
+        limit = 4096
         while True:
             try:
-                data = _read(fd, 256)
+                data = _read(fd, 4096)
             except OSError:
                 return
             if not data:
                 return
             buf += data
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                if line.strip() == b"stop" and not self.finished:
-                    self.stopped = True
-                    # Aimed at the main thread so its blocking call (sleep,
-                    # read) returns EINTR and the handler raises there.
-                    try:
-                        _signal.pthread_kill(self.main_ident, _signal.SIGINT)
-                    except (AttributeError, OSError):
-                        _kill(_getpid(), _signal.SIGINT)
+            while True:
+                nl = buf.find(b"\n")
+                if nl < 0:
+                    if len(buf) > limit:
+                        buf = b""
+                        skipping = True
+                    break
+                line, buf = buf[:nl], buf[nl + 1:]
+                if skipping:
+                    skipping = False
+                elif len(line) <= limit:
+                    self.control_line(line)
+
+    def control_line(self, line):
+        """One line from the host: stop, or (live runs) an event."""
+        if self.finished:
+            return
+        if self.live is None:
+            if line.strip() == b"stop":
+                self.interrupt()
+            return
+        ev = _modules["kidlive"].parse_line(line)
+        if ev is not None:
+            if ev[0] == "stop":
+                self.stopped = True
+            self.live.feed(ev)
+
+    def interrupt(self):
+        """Raise KeyboardInterrupt in the program (Stop)."""
+        if self.finished:
+            return
+        self.stopped = True
+        # Aimed at the main thread so its blocking call (sleep,
+        # read) returns EINTR and the handler raises there.
+        try:
+            _signal.pthread_kill(self.main_ident, _signal.SIGINT)
+        except (AttributeError, OSError):
+            _kill(_getpid(), _signal.SIGINT)
 
     # -- input()
     def input(self, prompt=""):
@@ -494,6 +540,8 @@ class Runner(object):
             _setprofile(None)
         except _BaseException:
             _setprofile(None)
+        if code == 1 and self.closed_quietly(exc):
+            code, exc = 0, None
         self.after_program()
         self.recover()
         error = None
@@ -505,6 +553,12 @@ class Runner(object):
                 error["hint"] = self.msg("limit.stopped")
             self.print_exception(exc)
         return code, error
+
+    def closed_quietly(self, e):
+        """Whether e is the Terminator of a turtle call after the live window closed."""
+        live, turtle = self.live, self.turtle
+        return (live is not None and live.closed and turtle is not None
+                and isinstance(e, turtle.Terminator))
 
     def snapshot(self):
         """What recover() puts back: taken just before the child's code runs."""
@@ -565,6 +619,8 @@ class Runner(object):
                     pass
 
     def after_program(self):
+        if self.live is not None:
+            time.sleep = _sleep
         try:
             threading = _modules.get("threading")
             if threading is not None:
@@ -704,10 +760,16 @@ def _move_json(t, s, x1, y1, x2, y2):
 
 
 def steps_json(steps, budget, fields):
-    """The steps as one JSON array of at most budget bytes: (text, cut).
+    """The steps as one JSON array of at most budget bytes: (text, cut)."""
+    out, cut = step_texts(steps, budget, fields)
+    return "[" + ",".join(out) + "]", cut
+
+
+def step_texts(steps, budget, fields):
+    """Each step's JSON object text, while the array of them stays within budget bytes: (texts, cut).
 
     Built in one pass with the common kinds formatted directly; a step that
-    would cross the budget ends the array there.
+    would cross the budget ends the list there.
     """
     out = []
     size = 2
@@ -756,7 +818,7 @@ def steps_json(steps, budget, fields):
             cut = True
             break
         out.append(text)
-    return "[" + ",".join(out) + "]", cut
+    return out, cut
 
 
 def drawing_json(model, budget, box=None, fields=None):
@@ -869,6 +931,8 @@ def main(argv):
                 _for_checks(result.get("drawing")))
         except _BaseException as e:
             runner.internal(e)
+    if runner.live is not None:
+        runner.live.finish()
     if runner.scratch_dir:
         try:
             _late_import("shutil").rmtree(runner.scratch_dir, ignore_errors=True)

@@ -76,8 +76,8 @@ _TEXTS = {
         "en": "✋ That is a lot of drawing: {n} steps were recorded, later ones are not drawn (the program keeps running).",
     },
     "events": {
-        "zh": "ℹ️ 海龟的键盘、鼠标和定时器事件（{name} 等）以后才会支持，现在先跳过。",
-        "en": "ℹ️ Turtle keyboard, mouse and timer events ({name} and friends) are coming later; skipped for now.",
+        "zh": "ℹ️ 这个程序会等键盘、鼠标或定时器（{name} 等）。在课堂窗口里运行它就能玩（也可以用 kidcoder run --events）。",
+        "en": "ℹ️ This program waits for keys, clicks or timers ({name} and friends). Run it in the classroom window to play it (or with kidcoder run --events).",
     },
     "number": {
         "zh": "请输入一个数字。",
@@ -91,6 +91,10 @@ _TEXTS = {
         "zh": "这里没有 tkinter 画布：请用 turtle.Screen() 和 turtle.Turtle()。",
         "en": "There is no tkinter canvas here: use turtle.Screen() and turtle.Turtle().",
     },
+    "timers": {
+        "zh": "定时器太多啦：已经有 {n} 个 ontimer 在排队等着。是不是每次都设了不止一个新的定时器？",
+        "en": "Too many timers: {n} ontimer calls are already waiting. Does each timer start more than one new timer?",
+    },
 }
 
 
@@ -103,11 +107,14 @@ class _Config:
 
 
 _KEYS = {"steps": "notice.steps", "events": "notice.events", "number": "turtle.number",
-         "range": "turtle.range", "canvas": "turtle.canvas"}
+         "range": "turtle.range", "canvas": "turtle.canvas", "timers": "turtle.timers"}
+
+# The live run (kidlive.Live) when the program runs live, else None.
+_LIVE = None
 
 
-def configure(lang=None, max_steps=None, notices=None, messages=None):
-    """Set the language of messages, the step bound and where notices go.
+def configure(lang=None, max_steps=None, notices=None, messages=None, live=None):
+    """Set the language of messages, the step bound, where notices go and the live run.
 
     messages: the shared messages.json table, which wins over the built-in
     texts, or a function returning it: called only when a text is first
@@ -124,6 +131,10 @@ def configure(lang=None, max_steps=None, notices=None, messages=None):
         _Config.max_steps = max_steps
     if notices is not None:
         _Config.notices = notices
+    if live is not None:
+        global _LIVE
+        _LIVE = live
+        live.on_close = _window_closed
 
 
 def _use_messages(messages):
@@ -387,6 +398,7 @@ class TurtleScreen(object):
         self._titlestring = _CFG["title"]
         self._bg = "white"
         self._all_turtles = []
+        self._listening = False
         self.clear()
 
     # -- canvas item ids: Tk numbers every canvas item, and stamp() returns one.
@@ -408,6 +420,7 @@ class TurtleScreen(object):
         self._updatecounter = 0
         self._turtles = []
         self.bgcolor("white")
+        self._forget_events()
         Turtle._pen = None
 
     def mode(self, mode=None):
@@ -419,6 +432,7 @@ class TurtleScreen(object):
         self._mode = mode
         if mode in ["standard", "logo"]:
             self.xscale = self.yscale = 1.0
+            self._live_screen()
         self.reset()
 
     def setworldcoordinates(self, llx, lly, urx, ury):
@@ -431,6 +445,7 @@ class TurtleScreen(object):
         self.xscale = self.canvwidth / xspan
         self.yscale = self.canvheight / yspan
         self._world = (llx, lly, urx, ury)
+        self._live_screen()
         self.update()
 
     def register_shape(self, name, shape=None):
@@ -495,8 +510,14 @@ class TurtleScreen(object):
     def bgcolor(self, *args):
         if args:
             color = self._colorstr(args)
+            live = _LIVE
+            if live is not None and live.closed:
+                raise Terminator
             self._bg = color
             self._rec.add(("bg", 0 if self._tracing != 1 else 1, normcolor(color)))
+            if live is not None:
+                self._live_screen()
+                live.point()
             return None
         return self._color(self._bg)
 
@@ -516,7 +537,41 @@ class TurtleScreen(object):
         self._delayvalue = int(delay)
 
     def update(self):
-        pass
+        live = _LIVE
+        if live is None:
+            return
+        if live.closed:
+            raise Terminator
+        if self._turtles:
+            self._updatecounter = 0
+        self._raise_all()
+        live.repaint()
+
+    def _raise_all(self):
+        # Every turtle is drawn again, in order: the last one ends on top.
+        for t in self._turtles:
+            t._z = _next_z()
+
+    def _live_screen(self):
+        """Tell the window the screen's size, world window, background and title."""
+        live = _LIVE
+        if live is None or live.closed or Turtle._screen is not self:
+            return
+        if self._sized:
+            w, h = self._winwidth, self._winheight
+        else:
+            w, h = _DEFAULT_VIEW
+        xs, ys = self.xscale, self.yscale
+        world = getattr(self, "_world", None)
+        if self._mode == "world" and world is not None:
+            llx, lly, urx, ury = world
+            view = [llx, lly, urx - llx, ury - lly]
+        else:
+            view = [-w / 2.0 / xs, -h / 2.0 / ys, w / xs, h / ys]
+        live.send({"type": "screen", "width": w, "height": h,
+                   "bg": normcolor(self._bg) or "#ffffff", "scale": [xs, ys],
+                   "view": [round(float(v), 2) for v in view],
+                   "title": str(self._titlestring)})
 
     def _window_size(self):
         return (self._winwidth, self._winheight)
@@ -534,23 +589,99 @@ class TurtleScreen(object):
         return sorted(self._shapes.keys())
 
     def onclick(self, fun, btn=1, add=None):
-        _event_notice("onclick")
+        if _LIVE is None:
+            _event_notice("onclick")
+            return
+        _check_open()
+        _bind(self._clicks, btn, fun, add)
 
     onscreenclick = onclick
 
     def onkey(self, fun, key):
-        _event_notice("onkey")
+        if _LIVE is None:
+            _event_notice("onkey")
+            return
+        _check_open()
+        _bind(self._keyrelease, key, fun, None)
 
     onkeyrelease = onkey
 
     def onkeypress(self, fun, key=None):
-        _event_notice("onkeypress")
+        if _LIVE is None:
+            _event_notice("onkeypress")
+            return
+        _check_open()
+        _bind(self._keypress, key, fun, None)
 
     def listen(self, xdummy=None, ydummy=None):
-        _event_notice("listen")
+        live = _LIVE
+        if live is None:
+            _event_notice("listen")
+            return
+        _check_open()
+        self._listening = True
+        live.send({"type": "listen"})
 
     def ontimer(self, fun, t=0):
-        _event_notice("ontimer")
+        live = _LIVE
+        if live is None:
+            _event_notice("ontimer")
+            return
+        _check_open()
+        if fun is None:
+            return
+        if not live.add_timer(fun, t):
+            raise TurtleGraphicsError(_text("timers", n=len(live.timers)))
+
+    def _forget_events(self):
+        """No screen handlers and no pressed turtle (a new or cleared screen)."""
+        self._clicks = {}
+        self._keypress = {}
+        self._keyrelease = {}
+        self._pressed = None
+
+    def _on_event(self, ev):
+        """Deliver one key or mouse event to the handlers, as Tk would."""
+        if ev[0] == "key":
+            if not self._listening:
+                return
+            _, key, down = ev
+            if down:
+                fun = self._keypress.get(key) or self._keypress.get(None)
+            else:
+                fun = self._keyrelease.get(key)
+            if fun is not None:
+                fun[0]()
+            return
+        _, action, x, y, btn = ev
+        if action == "down":
+            t = self._hit(x, y)
+            self._pressed = (t, btn)
+            if t is not None:
+                for fun in list(t._clicks.get(btn, ())):
+                    fun(x, y)
+            for fun in list(self._clicks.get(btn, ())):
+                fun(x, y)
+            return
+        pressed = self._pressed
+        if pressed is None or pressed[1] != btn:
+            return
+        t = pressed[0]
+        if action == "up":
+            self._pressed = None
+        if t is None:
+            return
+        table = t._releases if action == "up" else t._drags
+        for fun in list(table.get(btn, ())):
+            fun(x, y)
+
+    def _hit(self, x, y):
+        """The topmost visible turtle whose shape holds the point (x, y), or None."""
+        best = None
+        for t in self._turtles:
+            if t._shown and (best is None or t._z > best._z) and t._holds(x, y):
+                best = t
+        return best
 
     def bgpic(self, picname=None):
         if picname is None:
@@ -570,19 +701,30 @@ class TurtleScreen(object):
             self._sized = True
         if bg is not None:
             self.bgcolor(bg)
+        self._live_screen()
 
     resetscreen = reset
     clearscreen = clear
     addshape = register_shape
 
     def mainloop(self):
-        pass
+        live = _LIVE
+        if live is not None:
+            live.mainloop()
 
     def textinput(self, title, prompt):
+        live = _LIVE
+        if live is not None:
+            _check_open()
+            return live.ask({"type": "dialog", "kind": "text", "title": str(title),
+                             "prompt": str(prompt)})
         import builtins
         return builtins.input(prompt)
 
     def numinput(self, title, prompt, default=None, minval=None, maxval=None):
+        live = _LIVE
+        if live is not None:
+            return self._live_numinput(live, title, prompt, default, minval, maxval)
         import builtins
         while True:
             line = builtins.input(prompt).strip()
@@ -598,6 +740,27 @@ class TurtleScreen(object):
                 continue
             return value
 
+    def _live_numinput(self, live, title, prompt, default, minval, maxval):
+        """numinput in a live run: the window's dialog, asked again until the answer is valid."""
+        _check_open()
+        error = False
+        while True:
+            answer = live.ask({"type": "dialog", "kind": "number", "title": str(title),
+                               "prompt": str(prompt), "default": _json_num(default),
+                               "min": _json_num(minval), "max": _json_num(maxval),
+                               "error": error})
+            if answer is None:
+                return None
+            try:
+                value = float(answer.strip())
+            except ValueError:
+                value = None
+            error = (value is None or value != value
+                     or (minval is not None and value < minval)
+                     or (maxval is not None and value > maxval))
+            if not error:
+                return value
+
     # -- the window (what _Screen adds in CPython)
     def setup(self, width=_CFG["width"], height=_CFG["height"],
               startx=None, starty=None):
@@ -609,15 +772,27 @@ class TurtleScreen(object):
         self._winwidth = int(width)
         self._winheight = int(height)
         self._sized = True
+        self._live_screen()
 
     def title(self, titlestring):
         self._titlestring = titlestring
+        self._live_screen()
 
     def bye(self):
-        pass
+        live = _LIVE
+        if live is None or live.closed:
+            return
+        live.send({"type": "bye"})
+        live.close()
 
     def exitonclick(self):
-        pass
+        if _LIVE is None:
+            return
+        def exitGracefully(x, y):
+            """Screen.bye() with two dummy-parameters"""
+            self.bye()
+        self.onclick(exitGracefully)
+        self.mainloop()
 
     # -- what the renderer and the result frame read
     def drawing(self):
@@ -662,8 +837,53 @@ class _Screen(TurtleScreen):
 def Screen():
     """Return the singleton screen object."""
     if Turtle._screen is None:
-        Turtle._screen = _Screen()
+        Turtle._screen = screen = _Screen()
+        live = _LIVE
+        if live is not None:
+            live.attach(screen._rec.steps)
+            live.dispatch = screen._on_event
+            screen._live_screen()
     return Turtle._screen
+
+
+def _check_open():
+    """Raise Terminator, as CPython does, once the live window was closed."""
+    live = _LIVE
+    if live is not None and live.closed:
+        raise Terminator
+
+
+def _window_closed():
+    """The live window closed: no more key or mouse events reach the handlers."""
+    live = _LIVE
+    if live is not None:
+        live.dispatch = None
+
+
+def _bind(table, key, fun, add):
+    """Bind fun to key in a handler table as Tk binds: replace, add, or remove with None."""
+    if fun is None:
+        table.pop(key, None)
+    elif add:
+        table.setdefault(key, []).append(fun)
+    else:
+        table[key] = [fun]
+
+
+_z_counter = [0]
+
+
+def _next_z():
+    """A stacking number above every one given before (the canvas raises a redrawn turtle)."""
+    _z_counter[0] += 1
+    return _z_counter[0]
+
+
+def _json_num(v):
+    """A number for a dialog frame: int or float kept, anything else None."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return v
 
 
 class ScrolledCanvas(object):
@@ -1131,8 +1351,85 @@ class RawTurtle(TPen, TNavigator):
         self._dotting = False
         self._undobuffersize = undobuffersize
         self.undobuffer = Tbuffer(undobuffersize)
+        self._forget_events()
         self._ready = True
         self._look()
+        self._update()
+
+    def _forget_events(self):
+        """No handlers on this turtle (a new turtle or a clone)."""
+        self._clicks = {}
+        self._releases = {}
+        self._drags = {}
+        self._z = _next_z()
+
+    def _update(self):
+        """A screen update where CPython's turtle makes one: paced and an event point in live runs."""
+        live = _LIVE
+        if live is None:
+            return
+        if live.closed:
+            raise Terminator
+        screen = self.screen
+        tr = screen._tracing
+        if tr == 1:
+            self._z = _next_z()
+            live.tick(screen._delayvalue)
+        elif tr:
+            if tr > 0:
+                screen._updatecounter = (screen._updatecounter + 1) % tr
+            if screen._updatecounter == 0:
+                screen._raise_all()
+                live.repaint()
+
+    def _live_goto(self, sx, sy, x, y, s):
+        """A move's pacing in a live run: CPython's animation hops, then its update."""
+        if s:
+            screen = self.screen
+            diffx, diffy = x - sx, y - sy
+            diffsq = (diffx * screen.xscale) ** 2 + (diffy * screen.yscale) ** 2
+            nhops = 1 + int((diffsq ** 0.5) / (3 * (1.1 ** s) * s))
+            _LIVE.charge_new(nhops * max(0, screen._delayvalue))
+            k = 1.0 / nhops
+            dx, dy = diffx * k, diffy * k
+            for n in range(1, nhops):
+                self._x, self._y = sx + dx * n, sy + dy * n
+                self._update()
+            self._x, self._y = x, y
+        self._update()
+
+    def _live_rotate(self, ox, oy, angle):
+        """A turn's pacing in a live run: CPython's animation steps, then its update."""
+        screen = self.screen
+        speed = self._speed
+        if screen._tracing == 1 and speed > 0:
+            nx, ny = self._ox, self._oy
+            steps = 1 + int(abs(angle) / (3.0 * speed))
+            delta = 1.0 * angle / steps
+            _LIVE.charge_new((steps + 1) * max(0, screen._delayvalue))
+            a = _radians(delta)
+            c, s = _cos(a), _sin(a)
+            for _ in range(steps):
+                ox, oy = ox * c + -oy * s, oy * c + ox * s
+                self._ox, self._oy = ox, oy
+                self._update()
+            self._ox, self._oy = nx, ny
+        self._update()
+
+    def _holds(self, x, y):
+        """Whether the point (x, y) lies on this turtle's shape as placed on the canvas."""
+        screen = self.screen
+        xs, ys = screen.xscale, screen.yscale
+        px, py = x * xs, y * ys
+        halo = abs(self._outline_width()) / 2.0 + 1.0
+        for part in self._parts():
+            pts = part[0]
+            if not isinstance(pts, list) or len(pts) < 2:
+                continue
+            poly = [(a * xs, b * ys) for a, b in pts]
+            if _inside(poly, px, py) or _near(poly, px, py, halo):
+                return True
+        return False
 
     def _shape_items(self, name):
         shape = self.screen._shapes[name]
@@ -1146,6 +1443,7 @@ class RawTurtle(TPen, TNavigator):
         self._clear()
         self._record_turn()
         self._look()
+        self._update()
 
     def setundobuffer(self, size):
         if size is None or size <= 0:
@@ -1169,6 +1467,7 @@ class RawTurtle(TPen, TNavigator):
 
     def clear(self):
         self._clear()
+        self._update()
 
     def _tracer(self, flag=None, delay=None):
         return self.screen.tracer(flag, delay)
@@ -1211,8 +1510,10 @@ class RawTurtle(TPen, TNavigator):
         screen._newitem()                # currentLineItem
         q.stampItems = []
         q._stampsteps = {}
+        q._forget_events()
         q._record_turn()
         q._look()
+        q._update()
         return q
 
     def shape(self, name=None):
@@ -1226,6 +1527,7 @@ class RawTurtle(TPen, TNavigator):
         self._shapeIndex = name
         self._shapetype = newtype
         self._look()
+        self._update()
 
     def shapesize(self, stretch_wid=None, stretch_len=None, outline=None):
         if stretch_wid is stretch_len is outline is None:
@@ -1367,6 +1669,8 @@ class RawTurtle(TPen, TNavigator):
         if self._ready and any(k in p for k in ("shown", "stretchfactor", "tilt",
                                                 "shearfactor", "resizemode", "outline")):
             self._look()
+        if _LIVE is not None and self._ready:
+            self._update()
 
     def stamp(self):
         screen = self.screen
@@ -1405,6 +1709,7 @@ class RawTurtle(TPen, TNavigator):
 
     def clearstamp(self, stampid):
         self._clearstamp(stampid)
+        self._update()
 
     def clearstamps(self, n=None):
         if n is None:
@@ -1415,6 +1720,7 @@ class RawTurtle(TPen, TNavigator):
             toDelete = self.stampItems[n:]
         for item in toDelete:
             self._clearstamp(item)
+        self._update()
 
     def _flush_turn(self, s):
         # Turns at speed 0 are only recorded when an animated step needs them.
@@ -1496,6 +1802,8 @@ class RawTurtle(TPen, TNavigator):
             self._poly.append(_vec(x, y))
         if self._curlen > 42:
             self._newLine()
+        if _LIVE is not None:
+            self._live_goto(sx, sy, x, y, s)
 
     def _undogoto(self, entry):
         ox, oy, nx, ny, drawing, filling, i, curlen = entry
@@ -1519,6 +1827,8 @@ class RawTurtle(TPen, TNavigator):
                 self._fillpath = None
             elif self._fillpath is not None:
                 self._fillpath.pop()
+        if _LIVE is not None:
+            self._live_goto(nx, ny, ox, oy, s)
 
     def _rotate(self, angle):
         ub = self.undobuffer
@@ -1540,6 +1850,8 @@ class RawTurtle(TPen, TNavigator):
             self._record_turn()
         else:
             self._turn_pending = True
+        if _LIVE is not None:
+            self._live_rotate(ox, oy, angle)
 
     def _newLine(self, usePos=True):
         if self._curlen > 1:
@@ -1557,6 +1869,7 @@ class RawTurtle(TPen, TNavigator):
         self._newLine()
         if self.undobuffer:
             self.undobuffer.push(("beginfill", self._fillitem))
+        self._update()
 
     def end_fill(self):
         if self.filling():
@@ -1569,6 +1882,7 @@ class RawTurtle(TPen, TNavigator):
                 if self.undobuffer:
                     self.undobuffer.push(("dofill", i))
             self._fillitem = self._fillpath = None
+            self._update()
 
     def dot(self, size=None, *color):
         if not color:
@@ -1617,6 +1931,7 @@ class RawTurtle(TPen, TNavigator):
             self.undobuffer.push(("wri", i))
         if align not in ("left", "center", "right"):
             raise KeyError(align)
+        self._update()
         width = _text_width(txt, font)
         x0 = x * screen.xscale - 1
         if align == "left":
@@ -1661,13 +1976,25 @@ class RawTurtle(TPen, TNavigator):
         return self.screen.delay(delay)
 
     def onclick(self, fun, btn=1, add=None):
-        _event_notice("onclick")
+        if _LIVE is None:
+            _event_notice("onclick")
+            return
+        _bind(self._clicks, btn, fun, add)
+        self._update()
 
     def onrelease(self, fun, btn=1, add=None):
-        _event_notice("onrelease")
+        if _LIVE is None:
+            _event_notice("onrelease")
+            return
+        _bind(self._releases, btn, fun, add)
+        self._update()
 
     def ondrag(self, fun, btn=1, add=None):
-        _event_notice("ondrag")
+        if _LIVE is None:
+            _event_notice("ondrag")
+            return
+        _check_open()
+        _bind(self._drags, btn, fun, add)
 
     def _undo(self, action, data):
         if self.undobuffer is None:
@@ -1728,6 +2055,31 @@ class Turtle(RawTurtle):
 Pen = Turtle
 
 
+def _inside(poly, x, y):
+    """Whether (x, y) is inside the polygon, by the even-odd rule."""
+    inside = False
+    x1, y1 = poly[-1]
+    for x2, y2 in poly:
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+        x1, y1 = x2, y2
+    return inside
+
+
+def _near(poly, x, y, halo):
+    """Whether (x, y) is within halo of one of the polygon's edges."""
+    x1, y1 = poly[-1]
+    for x2, y2 in poly:
+        dx, dy = x2 - x1, y2 - y1
+        n = dx * dx + dy * dy
+        k = 0.0 if n == 0 else max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / n))
+        ex, ey = x1 + k * dx - x, y1 + k * dy - y
+        if ex * ex + ey * ey <= halo * halo:
+            return True
+        x1, y1 = x2, y2
+    return False
+
+
 def _round_pts(pts):
     return [[round(x, 2), round(y, 2)] for (x, y) in pts]
 
@@ -1774,12 +2126,16 @@ def write_docstringdict(filename="turtle_docstringdict"):
 # -- module-level functions, bound to the singleton screen and anonymous turtle
 
 def _getpen():
+    if _LIVE is not None and _LIVE.closed:
+        raise Terminator
     if Turtle._pen is None:
         Turtle._pen = Turtle()
     return Turtle._pen
 
 
 def _getscreen():
+    if _LIVE is not None and _LIVE.closed:
+        raise Terminator
     if Turtle._screen is None:
         Turtle._screen = Screen()
     return Turtle._screen

@@ -240,7 +240,8 @@ class RunnerTest(unittest.TestCase):
                         lang="zh")
         self.assertEqual(r.code, 0)
         self.assertEqual(r.stdout, "end\n")
-        self.assertEqual(r.stderr.count("以后"), 1)
+        self.assertEqual(r.stderr.count("课堂窗口"), 1)
+        self.assertEqual(len(r.result["notices"]), 1)
 
     def test_textinput_reads_input(self):
         r = harness.run(self.prog("import turtle\nn = turtle.numinput('t', 'n?', minval=1, maxval=5)\n"

@@ -1,0 +1,350 @@
+"""Live runs: the event queue, paced waits, timers and live frames
+(docs/runner-protocol.md, "Live runs").
+
+The control thread reads the host's lines and queues events; everything
+else runs on the program's main thread: waits are done on the queue's
+condition, so an event or Stop reaches a waiting program at once, and
+handlers run inside the program, one at a time, at its event points.
+"""
+
+import heapq
+import json
+import threading
+import time
+from collections import deque
+
+QUEUE_MAX = 256          # key and mouse events waiting at most
+TIMERS_MAX = 1000        # ontimer calls pending at most
+LINE_MAX = 4096          # a control line is at most this long
+FRAME_MAX = 1 << 20      # a live frame is at most this many bytes
+NEST_MAX = 32            # handlers running inside handlers at most
+WAIT_MAX = 3600.0        # the longest single wait on the condition (s)
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_ACTIONS = ("down", "move", "up")
+
+_clock = time.monotonic
+_real_sleep = time.sleep
+
+
+def _number(v):
+    """v as a float if it is a finite JSON number of sane size, else None."""
+    if type(v) is not int and type(v) is not float:
+        return None
+    v = float(v)
+    if v - v != 0 or abs(v) > 1e9:
+        return None
+    return v
+
+
+def parse_line(line):
+    """One control line (bytes, without its newline) as an event tuple, or None.
+
+    ("stop",), ("close",), ("answer", text or None), ("key", keysym, down)
+    or ("mouse", action, x, y, button); every field is checked again here.
+    """
+    line = line.strip()
+    if line == b"stop":
+        return ("stop",)
+    if not line.startswith(b"{") or len(line) > LINE_MAX:
+        return None
+    try:
+        obj = json.loads(line.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    if not isinstance(obj, dict):
+        return None
+    kind = obj.get("type")
+    if kind == "close":
+        return ("close",)
+    if kind == "answer":
+        text = obj.get("text")
+        if text is None or type(text) is str:
+            return ("answer", text)
+        return None
+    if kind == "key":
+        key, down = obj.get("key"), obj.get("down")
+        if (type(key) is str and 1 <= len(key) <= 32 and all(c in _KEY_CHARS for c in key)
+                and type(down) is bool):
+            return ("key", key, down)
+        return None
+    if kind == "mouse":
+        action, button = obj.get("action"), obj.get("button")
+        x, y = _number(obj.get("x")), _number(obj.get("y"))
+        if action in _ACTIONS and button in (1, 2, 3) and type(button) is int \
+                and x is not None and y is not None:
+            return ("mouse", action, x, y, button)
+    return None
+
+
+class Live(object):
+    """The event queue, the timers and the stream of drawing steps of one live run."""
+
+    def __init__(self, send, raw, step_texts, interrupt, main_ident):
+        self._send = send              # frames.send(obj) -> bool
+        self._raw = raw                # text -> RawJSON
+        self._step_texts = step_texts  # (steps, budget) -> (list of JSON texts, cut)
+        self._interrupt = interrupt    # raise KeyboardInterrupt in the main thread
+        self._main = main_ident
+        self.cond = threading.Condition(threading.Lock())
+        self.events = deque()
+        self.answers = deque(maxlen=16)
+        self.asking = False            # a dialog waits for its answer
+        self.timers = []               # heap of (due, seq, fun)
+        self.seq = 0
+        self.depth = 0                 # handlers running, one inside the other
+        self.loop_depth = -1           # depth at which mainloop() waits, -1 outside it
+        self.closed = False            # the window was closed (close, bye, Stop in mainloop)
+        self.close_queued = False
+        self.stop_queued = False
+        self.dispatch = None           # the screen's handler of key and mouse events
+        self.on_close = None           # what the turtle module does when the window closes
+        self.steps = None              # the recorder's step list, once the screen exists
+        self.sent = 0                  # steps[:sent] went out in draw frames
+        self.visible = 0               # steps[:visible] were painted and may go out
+        self.charged = 0               # steps[:charged] had their waiting time counted
+        self.d = {}                    # step index -> ms waited for it (not yet sent)
+        self.dropped = 0               # events dropped while the queue was full
+
+    # -- the control thread
+    def feed(self, ev):
+        """Queue one parsed control event (called on the control thread)."""
+        kind = ev[0]
+        interrupt = False
+        with self.cond:
+            if kind == "stop":
+                if self.loop_depth >= 0 and self.depth == self.loop_depth:
+                    if not self.stop_queued:
+                        self.stop_queued = True
+                        self.events.append(ev)
+                else:
+                    interrupt = True
+            elif kind == "close":
+                if not self.close_queued:
+                    self.close_queued = True
+                    self.events.append(ev)
+            elif kind == "answer":
+                if self.asking:
+                    self.answers.append(ev[1])
+            elif len(self.events) < QUEUE_MAX:
+                self.events.append(ev)
+            else:
+                self.dropped += 1
+                return
+            self.cond.notify_all()
+        if interrupt:
+            self._interrupt()
+
+    # -- drawing steps
+    def attach(self, steps):
+        """Stream this step list (the screen's recording) in draw frames."""
+        self.steps = steps
+
+    def charge_new(self, ms):
+        """Count ms of waiting for the newest step, if none was counted for it yet."""
+        steps = self.steps
+        n = len(steps) if steps is not None else 0
+        if n > self.charged:
+            self.charged = n
+            if ms > 0:
+                self.d[n - 1] = self.d.get(n - 1, 0) + ms
+
+    def show(self):
+        """Everything recorded so far was painted: it may go out."""
+        if self.steps is not None:
+            self.visible = len(self.steps)
+
+    def flush(self):
+        """Send the painted steps not sent yet, in frames of at most FRAME_MAX bytes."""
+        steps = self.steps
+        if steps is None or self.sent >= self.visible:
+            return
+        end = min(self.visible, len(steps))
+        while self.sent < end:
+            start = self.sent
+            chunk = steps[start:min(end, start + 4096)]
+            texts, _ = self._step_texts(chunk, FRAME_MAX - 64)
+            if not texts:
+                # One step larger than a frame: it comes only with the result.
+                self.sent = start + 1
+                self.d.pop(start, None)
+                continue
+            d = self.d
+            out = []
+            for j, text in enumerate(texts):
+                out.append('%s,"d":%d}' % (text[:-1], d.pop(start + j, 0)))
+            self.sent = start + len(texts)
+            self._send({"type": "draw", "from": start, "steps": self._raw("[" + ",".join(out) + "]")})
+
+    def finish(self):
+        """Before the result: everything recorded goes out."""
+        try:
+            self.show()
+            self.flush()
+        except Exception:
+            pass
+
+    def send(self, obj):
+        """A live frame other than draw, after the steps painted before it."""
+        self.flush()
+        self._send(obj)
+
+    # -- waiting and event points
+    def tick(self, delay_ms):
+        """One screen update under tracer(1): paint, an event point, then wait delay_ms."""
+        self.charge_new(delay_ms)
+        self.show()
+        if delay_ms > 0:
+            self.wait_until(_clock() + delay_ms / 1000.0)
+        else:
+            self.point()
+
+    def repaint(self):
+        """A repaint without a wait (tracer(n), update()): paint, then an event point."""
+        self.charge_new(0)
+        self.show()
+        self.point()
+
+    def point(self):
+        """An event point: send what was painted and run the handlers that are due."""
+        self.flush()
+        self.run_ready()
+
+    def wait_until(self, deadline, until_closed=False):
+        """Wait until deadline (None: for ever), running handlers as their events come."""
+        while True:
+            self.flush()
+            self.run_ready()
+            if until_closed and self.closed:
+                return
+            now = _clock()
+            if deadline is not None and now >= deadline:
+                return
+            with self.cond:
+                if self.events and self.depth < NEST_MAX:
+                    continue
+                timeout = WAIT_MAX if deadline is None else min(deadline - now, WAIT_MAX)
+                if self.timers and self.depth < NEST_MAX:
+                    timeout = min(timeout, max(0.0, self.timers[0][0] - now))
+                if timeout > 0:
+                    self.cond.wait(timeout)
+
+    def sleep(self, secs):
+        """time.sleep for live runs: as long as asked, handlers running meanwhile."""
+        if threading.get_ident() != self._main:
+            return _real_sleep(secs)
+        if isinstance(secs, bool) or not isinstance(secs, (int, float)):
+            if not hasattr(secs, "__float__") and not hasattr(secs, "__index__"):
+                raise TypeError("'%s' object cannot be interpreted as an integer"
+                                % type(secs).__name__)
+            secs = float(secs)
+        if secs != secs:
+            raise ValueError("Invalid value NaN (not a number)")
+        if secs < 0:
+            raise ValueError("sleep length must be non-negative")
+        self.wait_until(_clock() + min(float(secs), 1e9))
+
+    def mainloop(self):
+        """Wait for events until the window closes (close, bye, or Stop here)."""
+        self.show()
+        if self.closed:
+            self.flush()
+            return
+        with self.cond:
+            saved = self.loop_depth
+            self.loop_depth = self.depth
+        try:
+            self.wait_until(None, until_closed=True)
+        finally:
+            with self.cond:
+                self.loop_depth = saved
+
+    def ask(self, frame):
+        """Show a dialog and wait for its answer (text, or None when cancelled)."""
+        with self.cond:
+            self.answers.clear()
+            self.asking = True
+        try:
+            self.send(frame)
+            while True:
+                with self.cond:
+                    if self.answers:
+                        return self.answers.popleft()
+                self.run_ready(modal=True)
+                if self.closed:
+                    return None
+                with self.cond:
+                    if self.answers or (self.events and self.depth < NEST_MAX):
+                        continue
+                    timeout = WAIT_MAX
+                    if self.timers and self.depth < NEST_MAX:
+                        timeout = max(0.0, min(timeout, self.timers[0][0] - _clock()))
+                    if timeout > 0:
+                        self.cond.wait(timeout)
+        finally:
+            with self.cond:
+                self.asking = False
+
+    def close(self):
+        """The window is closed: mainloop() returns and turtle calls end the program."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.on_close is not None:
+            self.on_close()
+
+    # -- timers
+    def add_timer(self, fun, ms):
+        """Call fun() at the first event point ms milliseconds from now; False when too many wait."""
+        with self.cond:
+            if len(self.timers) >= TIMERS_MAX:
+                return False
+            self.seq += 1
+            due = _clock() + max(0.0, float(ms)) / 1000.0
+            heapq.heappush(self.timers, (due, self.seq, fun))
+        return True
+
+    # -- running handlers
+    def run_ready(self, modal=False):
+        """Run the events queued and the timers due now, each handler to its end."""
+        if self.depth >= NEST_MAX:
+            return
+        with self.cond:
+            n_events = len(self.events)
+            last_seq = self.seq
+        now = _clock()
+        while True:
+            with self.cond:
+                ev = fun = None
+                if n_events > 0 and self.events:
+                    n_events -= 1
+                    ev = self.events.popleft()
+                    if ev[0] == "close":
+                        self.close_queued = False
+                    elif ev[0] == "stop":
+                        self.stop_queued = False
+                elif self.timers and self.timers[0][0] <= now and self.timers[0][1] <= last_seq:
+                    fun = heapq.heappop(self.timers)[2]
+                else:
+                    return
+                self.depth += 1
+            try:
+                if fun is not None:
+                    fun()
+                else:
+                    self.handle(ev, modal)
+            finally:
+                with self.cond:
+                    self.depth -= 1
+
+    def handle(self, ev, modal):
+        """Deliver one queued event."""
+        kind = ev[0]
+        if kind == "close":
+            self.close()
+        elif kind == "stop":
+            if self.loop_depth >= 0 and self.depth - 1 == self.loop_depth:
+                self.close()
+            else:
+                raise KeyboardInterrupt
+        elif not modal and self.dispatch is not None and not self.closed:
+            self.dispatch(ev)
