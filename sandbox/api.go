@@ -62,10 +62,14 @@ func (r Report) OK() bool {
 type Policy struct {
 	// WallTime is the wall clock, not counting time the host saw the
 	// program wait for input (blocked reading stdin, nothing unread, no CPU used).
+	// In a live run it counts busy time since the run last waited.
 	WallTime time.Duration
-	// IdleTime is the most time, summed over the run, a program may wait for input.
+	// IdleTime is the most time, summed over the run, a program may wait
+	// for input; a live run ends after this long without any input.
 	IdleTime time.Duration
-	// CPUTime bounds each process (RLIMIT_CPU) and the run's processes together.
+	// CPUTime bounds each process (RLIMIT_CPU) and the run's processes
+	// together; in a live run, the run's CPU since it last waited, and each
+	// process gets at least an hour.
 	CPUTime time.Duration
 	// MemoryBytes bounds each process's address space (Linux) or resident
 	// size (macOS watchdog), and, where a control group holds the run, all
@@ -179,7 +183,8 @@ type Outcome struct {
 	CPUTime time.Duration
 	// Limit names the bound that ended the run when Status alone does not
 	// say which: "cpu" (timeout by the run's total CPU), "idle" (waited for
-	// input too long), "files" (scratch file count), "processes"; "" otherwise.
+	// input too long), "quiet" (a live run got no input for Policy.IdleTime),
+	// "files" (scratch file count), "processes"; "" otherwise.
 	Limit string
 	// RunMemoryPeak is the run group's peak memory (all processes, tmpfs,
 	// shared and kernel memory); 0 without a control group.

@@ -163,8 +163,14 @@ type rlimitValues struct {
 
 func (l rlimitValues) cpuHard() int64 { return l.CPU + 1 }
 
-func rlimitsOf(p Policy) rlimitValues {
-	cpu := int64((p.CPUTime + time.Second - 1) / time.Second)
+// rlimitsOf are the per-process limits of a run under p; a live run's
+// processes get at least liveProcessCPU of CPU each.
+func rlimitsOf(p Policy, live bool) rlimitValues {
+	perProcess := p.CPUTime
+	if live {
+		perProcess = max(perProcess, liveProcessCPU)
+	}
+	cpu := int64((perProcess + time.Second - 1) / time.Second)
 	if cpu < 1 {
 		cpu = 1
 	}

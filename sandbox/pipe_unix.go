@@ -38,3 +38,22 @@ func pipeUnread(f *os.File) (n int, ok bool) {
 	}
 	return n, ok
 }
+
+// dupFile is a second descriptor for f's open file, closed on exec.
+func dupFile(f *os.File) (*os.File, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	nfd := -1
+	var derr error
+	if err := rc.Control(func(fd uintptr) {
+		nfd, derr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0)
+	}); err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	return os.NewFile(uintptr(nfd), f.Name()), nil
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -55,6 +56,10 @@ type Process struct {
 	stdin   *os.File
 	control *os.File   // host end of the sandbox's fd 4; nil without Frames
 	ctlMu   sync.Mutex // one control line at a time
+	// stdinPeek is a live run's own copy of stdin's read end, so the host
+	// can still see what is unread there after it closed its write end.
+	stdinPeek *os.File
+	lastInput atomic.Int64 // Unix nanoseconds of the host's last input to the run
 
 	events chan event
 	wake   chan struct{} // Stop was asked for
@@ -137,6 +142,9 @@ func checkSpec(s Spec) error {
 		p.FileSizeBytes <= 0 || p.ScratchBytes <= 0 || p.ScratchFiles <= 0 || p.OutputBytes <= 0 || p.MaxOpenFiles <= 0 {
 		return fmt.Errorf("sandbox: every Policy limit must be positive: %+v", p)
 	}
+	if s.Live && !s.Frames {
+		return errors.New("sandbox: a live run needs Frames (its events come on fd 4)")
+	}
 	return nil
 }
 
@@ -171,6 +179,12 @@ func (p *Process) launch(ctx context.Context) (err error) {
 		return err
 	}
 	closeAfterStart, closeOnError = append(closeAfterStart, inR), append(closeOnError, inW)
+	if p.spec.Live {
+		if p.stdinPeek, err = dupFile(inR); err != nil {
+			return fmt.Errorf("sandbox: stdin: %w", err)
+		}
+		closeOnError = append(closeOnError, p.stdinPeek)
+	}
 	outR, outW, err := pipe()
 	if err != nil {
 		return err
@@ -201,6 +215,7 @@ func (p *Process) launch(ctx context.Context) (err error) {
 	cmd.WaitDelay = killWait
 
 	p.start = time.Now()
+	p.lastInput.Store(p.start.UnixNano())
 	if err := cmd.Start(); err != nil {
 		return &UnavailableError{Reason: "could not start the sandbox", Err: err}
 	}
@@ -222,6 +237,10 @@ func (p *Process) launch(ctx context.Context) (err error) {
 		werr := cmd.Wait()
 		end := time.Now()
 		close(p.exited)
+		if p.stdinPeek != nil {
+			// No reader is left: a write to stdin fails instead of waiting.
+			p.stdinPeek.Close()
+		}
 		// The sandbox's init is gone once bwrap has reaped it, and with it
 		// every process that held a write end; the readers reach EOF.
 		sys.finish()
@@ -357,19 +376,16 @@ func (p *Process) dispatch() {
 
 // supervise owns the clocks and the whole-run bounds. Every sampleEvery
 // it reads the run's state and charges the time since the last sample to
-// the idle allowance when the host saw the program wait for input at both
-// ends of it, else to the wall clock. Waiting is host-side evidence only:
-// a task blocked reading the host's stdin pipe, nothing unread in it, no
-// task runnable and (where the kernel counts it) no CPU used meanwhile.
-// Nothing the program writes can pause a clock, and the idle allowance is
-// a sum over the run that no toggling resets.
+// the run's clock (runClock), as waiting when the host saw the program
+// wait at both ends of it. Waiting is host-side evidence only (sawWaiting);
+// nothing the program writes can pause a clock.
 func (p *Process) supervise() {
 	pol := p.spec.Policy
 	grace := time.NewTimer(time.Hour)
 	grace.Stop()
 	tick := time.NewTicker(sampleEvery)
 	defer func() { grace.Stop(); tick.Stop() }()
-	var wallUsed, idleUsed time.Duration
+	clock := newClock(p.spec.Live, p.lastInputAt)
 	last := p.start
 	var lastCPU time.Duration
 	wasWaiting, stopping := false, false
@@ -397,17 +413,10 @@ func (p *Process) supervise() {
 			p.cpuRun = max(p.cpuRun, u.cpuTotal)
 			p.runPeak = max(p.runPeak, u.runPeak)
 			p.mu.Unlock()
-			waiting := u.readingStdin && !u.running && p.stdinEmpty()
-			if u.contained && u.cpuTotal-lastCPU > (now.Sub(last))/10 {
-				waiting = false
-			}
-			if waiting && wasWaiting {
-				idleUsed += now.Sub(last)
-			} else {
-				wallUsed += now.Sub(last)
-			}
+			waiting := p.sawWaiting(u, u.cpuTotal-lastCPU, now.Sub(last))
+			clock.charge(now.Sub(last), waiting && wasWaiting, u.cpuTotal, now)
 			wasWaiting, last, lastCPU = waiting, now, u.cpuTotal
-			switch {
+			switch busy, idle := clock.busyOver(pol), clock.idleOver(pol, now); {
 			case u.oomKills > 0:
 				p.mu.Lock()
 				p.oom = true
@@ -415,21 +424,55 @@ func (p *Process) supervise() {
 				p.cancel(errMemoryLimit)
 			case rssWatchdog && u.peak > pol.MemoryBytes:
 				p.cancel(errMemoryLimit)
-			// The wall clock before the run's CPU: one busy process passes
-			// both in the same sample when they are equal, and "ran too
-			// long" is what the child did.
-			case wallUsed > pol.WallTime:
-				p.cancel(errTimeout)
-			case u.cpuTotal > pol.CPUTime:
-				p.cancel(errCPULimit)
+			case busy != nil:
+				p.cancel(busy)
 			case u.scratchFiles > pol.ScratchFiles:
 				p.cancel(errFileLimit)
-			case idleUsed > pol.IdleTime:
-				p.cancel(errIdleLimit)
+			case idle != nil:
+				p.cancel(idle)
 			}
 		}
 	}
 }
+
+// sawWaiting is the host's evidence, at one sample, that the run waits;
+// cpu is the run's CPU used over the interval d that ends there. A normal
+// run waits for input: a task blocked reading the host's stdin pipe,
+// nothing unread in it, no task runnable and (where the kernel counts it)
+// under a tenth of d in CPU. A live run waits for events: no task
+// runnable, nothing the host wrote unread in its stdin or control pipe,
+// and under a tenth of d in CPU, as the kernel or, without a group, the
+// host's sum over the run's processes counts it.
+func (p *Process) sawWaiting(u usage, cpu, d time.Duration) bool {
+	if p.spec.Live {
+		return !u.running && p.hostWritesRead() && cpu <= d/10
+	}
+	waiting := u.readingStdin && !u.running && p.stdinEmpty()
+	if u.contained && cpu > d/10 {
+		waiting = false
+	}
+	return waiting
+}
+
+// hostWritesRead reports whether a live run has read everything the host
+// wrote to its stdin (closed or not) and to its control pipe.
+func (p *Process) hostWritesRead() bool {
+	for _, f := range []*os.File{p.stdinPeek, p.control} {
+		if n, ok := pipeUnread(f); !ok || n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lastInputAt is when the host last gave the run input: a control line or
+// stdin bytes written, or the start.
+func (p *Process) lastInputAt() time.Time {
+	return time.Unix(0, p.lastInput.Load())
+}
+
+// gaveInput records that the host has just written input for the run.
+func (p *Process) gaveInput() { p.lastInput.Store(time.Now().UnixNano()) }
 
 // askToStop writes the runner's stop line. A deadline keeps a program that
 // never reads fd 4 from holding the supervisor; the grace timer kills it.
@@ -466,6 +509,9 @@ func (p *Process) SendControl(line []byte) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return ErrControlFull
 	}
+	if err == nil {
+		p.gaveInput()
+	}
 	return err
 }
 
@@ -490,6 +536,9 @@ func (p *Process) WriteInput(b []byte) error {
 	default:
 	}
 	_, err := p.stdin.Write(b)
+	if err == nil {
+		p.gaveInput()
+	}
 	return err
 }
 
@@ -529,6 +578,7 @@ func (p *Process) finish(end time.Time, werr error) {
 		peak:    p.peak,
 		stopped: p.stopReq,
 		oom:     p.oom,
+		live:    p.spec.Live,
 	}
 	// A last reading of the group's counters: the end may have come
 	// between two samples.
@@ -570,6 +620,7 @@ type observation struct {
 	policy   Policy
 	stopped  bool
 	oom      bool // the run group's out-of-memory kill count rose: kernel evidence
+	live     bool // a live run: its processes had the larger per-process CPU limit
 	// contained: a control group bounded the run's memory, so only oom
 	// (the kernel's count) says memory ran out, never a sampled peak.
 	contained bool
@@ -591,12 +642,13 @@ func verdict(o observation) (Status, int, string) {
 	if sig != 0 {
 		name = signalName(sig)
 	}
-	nearCPU := float64(o.cpu) >= nearLimit*float64(time.Duration(rlimitsOf(o.policy).CPU)*time.Second)
+	nearCPU := float64(o.cpu) >= nearLimit*float64(time.Duration(rlimitsOf(o.policy, o.live).CPU)*time.Second)
 	nearMem := !o.contained && float64(o.peak) >= nearLimit*float64(o.policy.MemoryBytes)
 	switch {
 	case errors.Is(o.cause, errOutputLimit):
 		return StatusOutput, code, name
-	case errors.Is(o.cause, errTimeout), errors.Is(o.cause, errCPULimit), errors.Is(o.cause, errIdleLimit):
+	case errors.Is(o.cause, errTimeout), errors.Is(o.cause, errCPULimit), errors.Is(o.cause, errIdleLimit),
+		errors.Is(o.cause, errQuietLimit):
 		return StatusTimeout, 124, name
 	case errors.Is(o.cause, errMemoryLimit), o.oom:
 		return StatusMemory, code, name
@@ -635,6 +687,8 @@ func limitName(cause error) string {
 		return "cpu"
 	case errors.Is(cause, errIdleLimit):
 		return "idle"
+	case errors.Is(cause, errQuietLimit):
+		return "quiet"
 	case errors.Is(cause, errFileLimit):
 		return "files"
 	}

@@ -72,6 +72,7 @@ func TestLimitMessages(t *testing.T) {
 	}{
 		{sandbox.Outcome{Status: sandbox.StatusTimeout, Limit: "cpu"}, "10 秒的电脑时间", "10 s of computer time"},
 		{sandbox.Outcome{Status: sandbox.StatusTimeout, Limit: "idle"}, "等你输入", "300 s in all"},
+		{sandbox.Outcome{Status: sandbox.StatusTimeout, Limit: "quiet"}, "5 分钟没有按键", "no keys or clicks for 5 minutes"},
 		{sandbox.Outcome{Status: sandbox.StatusKilled, Limit: "files"}, "最多 10000 个", "at most 10000"},
 		{sandbox.Outcome{Status: sandbox.StatusTimeout}, "运行超过 10 秒", "longer than 10 s"},
 	} {

@@ -24,7 +24,8 @@ type Result struct {
 	Stopped    bool            `json:"stopped,omitempty"`
 	// Limit names the bound that ended the run when the status alone does
 	// not: "cpu" (the run's CPU time), "idle" (waited for input too long),
-	// "files" (the scratch's file count); absent otherwise.
+	// "quiet" (a live run got no input for the idle time), "files" (the
+	// scratch's file count); absent otherwise.
 	Limit  string `json:"limit,omitempty"`
 	Limits Limits `json:"limits"`
 	// Message explains a limit or a stop in the chosen language; "" otherwise.
@@ -144,6 +145,7 @@ func limitMessage(r *Result, lang string) string {
 		"seconds": strconv.FormatFloat(r.Limits.WallSeconds, 'f', -1, 64),
 		"cpu":     strconv.FormatFloat(r.Limits.CPUSeconds, 'f', -1, 64),
 		"idle":    strconv.FormatFloat(r.Limits.IdleSeconds, 'f', -1, 64),
+		"minutes": strconv.FormatFloat(r.Limits.IdleSeconds/60, 'f', -1, 64),
 		"files":   strconv.FormatInt(r.Limits.ScratchFiles, 10),
 		"mib":     strconv.FormatInt(r.Limits.MemoryMiB, 10),
 		"kib":     strconv.FormatInt(r.Limits.OutputKiB, 10),
