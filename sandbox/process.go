@@ -559,6 +559,10 @@ func (p *Process) Stop() {
 	p.notify()
 }
 
+// Started is when the sandbox was started: the run's durations and a
+// scripted run's events count from here.
+func (p *Process) Started() time.Time { return p.start }
+
 // Wait blocks until the run is over and every process of it is gone.
 func (p *Process) Wait() Outcome {
 	<-p.done

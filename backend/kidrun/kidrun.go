@@ -210,6 +210,7 @@ type Run struct {
 	lang    string
 	staging string
 	live    bool
+	started time.Time // when the sandbox started: scripted events and duration_ms count from here
 	done    chan struct{}
 	result  *Result
 }
@@ -298,7 +299,7 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		os.RemoveAll(staging)
 		return nil, err
 	}
-	r := &Run{proc: proc, coll: coll, policy: policy, lang: lang, staging: staging, live: req.Live, done: make(chan struct{})}
+	r := &Run{proc: proc, coll: coll, policy: policy, lang: lang, staging: staging, live: req.Live, started: proc.Started(), done: make(chan struct{})}
 	switch {
 	case req.Stdin != nil:
 		if len(req.Stdin) > 0 {

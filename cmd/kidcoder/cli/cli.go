@@ -59,9 +59,17 @@ func usage(w io.Writer) {
 
 Usage:
   kidcoder [--lessons DIR]      open the classroom (desktop app), optionally on a lessons folder
-  kidcoder run [--json] [--timeout SECONDS] [--stdin FILE] [--out DIR] [--lang zh|en] [--data FILE]... FILE.py
+  kidcoder run [--json] [--timeout SECONDS] [--stdin FILE] [--events FILE.jsonl] [--out DIR] [--lang zh|en] [--data FILE]... FILE.py
                                 run FILE.py in the sandbox; exit code is the program's (124 on timeout);
-                                each --data FILE is readable by the program under its own name
+                                each --data FILE is readable by the program under its own name;
+                                --events plays keys, clicks and answers into a live turtle program,
+                                one JSON object per line, at_ms from the start of the run:
+                                  {"at_ms": 300, "type": "key", "key": "Up"}     press then release
+                                  {"at_ms": 400, "type": "keydown", "key": "space"}  (and "keyup")
+                                  {"at_ms": 600, "type": "click", "x": 50, "y": 40, "button": 1}
+                                  "mousedown", "mouseup", "mousemove" {x, y, button}; "answer" {text}
+                                  {"at_ms": 900, "type": "close"}   closes the drawing
+                                without "close", the drawing closes 1 s after the last event
   kidcoder selftest [--json]    prove the sandbox with must-block and must-allow probes
   kidcoder version              print the version, commit and build date
   kidcoder pack new DIR         start an exercise pack (teachers)
@@ -79,6 +87,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON result object instead of streaming")
 	timeout := fs.Float64("timeout", 0, "wall-clock limit in seconds (default 10)")
 	stdinFile := fs.String("stdin", "", "file whose lines answer input()")
+	eventsFile := fs.String("events", "", "JSONL timeline of keys, clicks and answers to play into a live turtle program")
 	outDir := fs.String("out", "", "folder to write turtle.svg and figure-N.png into")
 	lang := fs.String("lang", "", "language of hints: zh or en (default from the locale)")
 	python := fs.String("python", "", "Python interpreter to use (default: found automatically)")
@@ -101,6 +110,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if *stdinFile != "" {
 		if stdin, err = os.ReadFile(*stdinFile); err != nil {
 			fmt.Fprintf(stderr, "kidcoder run: %v\n", err)
+			return ExitUsage
+		}
+	}
+	var timeline kidrun.Timeline
+	if *eventsFile != "" {
+		if timeline, err = kidrun.ReadTimeline(*eventsFile); err != nil {
+			fmt.Fprintf(stderr, "kidcoder run: %s: %v\n", *eventsFile, err)
 			return ExitUsage
 		}
 	}
@@ -143,7 +159,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if !*asJSON {
 		obs = streamObserver{stdout: stdout, stderr: stderr}
 	}
-	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: data}
+	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: data, Live: timeline != nil}
 	if req.Stdin == nil {
 		req.Stdin = []byte{}
 	}
@@ -155,6 +171,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 		run.Stop()
 	}()
+	if timeline != nil {
+		go run.Play(ctx, timeline)
+	}
 	res := run.Wait()
 
 	if *outDir != "" {

@@ -1,0 +1,140 @@
+package kidrun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// Send refuses what is not a well-formed event before anything reaches the
+// program, and a run that was not started live takes no events at all.
+func TestSendRefusesBadEvents(t *testing.T) {
+	long := strings.Repeat("字", maxAnswerRune+1)
+	bad := "\xff\xfe"
+	for name, ev := range map[string]Event{
+		"no type":            {},
+		"unknown type":       {Type: "scroll"},
+		"empty key":          {Type: "key"},
+		"key with a space":   {Type: "key", Key: "Up Arrow"},
+		"key with a newline": {Type: "key", Key: "a\n{\"type\":\"close\"}"},
+		"non-ASCII key":      {Type: "key", Key: "é"},
+		"33-letter key":      {Type: "key", Key: strings.Repeat("a", 33)},
+		"mouse action":       {Type: "mouse", Action: "wheel", Button: 1},
+		"button 0":           {Type: "mouse", Action: "down"},
+		"button 4":           {Type: "mouse", Action: "down", Button: 4},
+		"NaN x":              {Type: "mouse", Action: "down", Button: 1, X: math.NaN()},
+		"infinite y":         {Type: "mouse", Action: "move", Button: 1, Y: math.Inf(-1)},
+		"huge x":             {Type: "mouse", Action: "up", Button: 1, X: 2e9},
+		"huge answer":        {Type: "answer", Text: &long},
+		"invalid UTF-8":      {Type: "answer", Text: &bad},
+	} {
+		if err := (&Run{live: true}).Send(ev); !errors.Is(err, ErrBadEvent) {
+			t.Errorf("%s: %v, want ErrBadEvent", name, err)
+		}
+	}
+	if err := (&Run{}).Send(Event{Type: "close"}); !errors.Is(err, ErrNotLive) {
+		t.Errorf("a normal run: %v, want ErrNotLive", err)
+	}
+}
+
+// A well-formed event becomes one line holding only its type's fields.
+func TestEventLines(t *testing.T) {
+	name := "小明\n"
+	for _, tt := range []struct {
+		ev   Event
+		want string
+	}{
+		{Event{Type: "key", Key: "Up", Down: true, X: 5, Text: &name}, `{"type":"key","key":"Up","down":true}`},
+		{Event{Type: "key", Key: "space"}, `{"type":"key","key":"space","down":false}`},
+		{Event{Type: "mouse", Action: "down", X: 12.5, Y: -40, Button: 1, Key: "a"}, `{"type":"mouse","action":"down","x":12.5,"y":-40,"button":1}`},
+		{Event{Type: "close", Key: "a"}, `{"type":"close"}`},
+		{Event{Type: "answer", Text: &name}, `{"type":"answer","text":"小明\n"}`},
+		{Event{Type: "answer"}, `{"type":"answer","text":null}`},
+	} {
+		got, err := tt.ev.line()
+		if err != nil || string(got) != tt.want || strings.Contains(string(got), "\n") {
+			t.Errorf("%+v: %s %v, want %s", tt.ev, got, err, tt.want)
+		}
+	}
+}
+
+// liveFrames is a LiveObserver that keeps the live frames it hears.
+type liveFrames struct {
+	nopObserver
+	frames []json.RawMessage
+	bytes  int
+}
+
+func (l *liveFrames) Live(f json.RawMessage) { l.frames = append(l.frames, f); l.bytes += len(f) }
+
+// frameOf is a frame of the given type padded to n bytes.
+func frameOf(typ string, n int) []byte {
+	head := `{"type":"` + typ + `","pad":"`
+	return []byte(head + strings.Repeat("x", n-len(head)-2) + `"}`)
+}
+
+// The collector passes live frames on within bounds: a frame over 1 MiB is
+// dropped, draw frames stop at 48 MiB per run while other live frames
+// still pass, and an observer that is not live hears none.
+func TestCollectorLiveFrameBounds(t *testing.T) {
+	obs := &liveFrames{}
+	c := newCollector(obs)
+	c.Frame(frameOf("screen", 100))
+	c.Frame(frameOf("draw", maxLiveFrame+1))
+	c.Frame(frameOf("listen", maxLiveFrame+1))
+	if len(obs.frames) != 1 {
+		t.Fatalf("oversize frames passed: %d frames", len(obs.frames))
+	}
+	for range 2 * maxLiveDraw / maxLiveFrame {
+		c.Frame(frameOf("draw", maxLiveFrame))
+	}
+	draws := len(obs.frames) - 1
+	if draws != maxLiveDraw/maxLiveFrame || obs.bytes-100 > maxLiveDraw {
+		t.Fatalf("%d draw frames (%d bytes) passed, want %d", draws, obs.bytes-100, maxLiveDraw/maxLiveFrame)
+	}
+	for _, typ := range []string{"dialog", "bye"} {
+		c.Frame(frameOf(typ, 200))
+	}
+	if n := len(obs.frames); n != draws+3 || !strings.Contains(string(obs.frames[n-1]), `"bye"`) {
+		t.Fatalf("frames after the draw budget: %d", n-draws-1)
+	}
+	// Not JSON, an unknown type: nothing passes.
+	c.Frame([]byte(`{"type":"draw"`))
+	c.Frame(frameOf("explode", 100))
+	if len(obs.frames) != draws+3 {
+		t.Fatalf("a malformed or unknown frame passed")
+	}
+	plain := &events{waiting: make(chan string, 1)}
+	newCollector(plain).Frame(frameOf("screen", 100))
+	if plain.out.Len() != 0 || len(plain.order) != 0 {
+		t.Fatalf("a plain observer heard a live frame")
+	}
+}
+
+// A live run's frames reach a LiveObserver as the runner wrote them.
+func TestLiveFramesReachTheObserver(t *testing.T) {
+	e := testEngine(t)
+	obs := &liveFrames{}
+	code := "import turtle\nturtle.forward(50)\nturtle.listen()\n"
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "f.py", Stdin: []byte{}, Live: true}, obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := r.Wait(); res.Status != "ok" {
+		t.Fatalf("%s %q", res.Status, res.Stderr)
+	}
+	types := map[string]bool{}
+	for _, f := range obs.frames {
+		var v struct{ Type string }
+		if json.Unmarshal(f, &v) != nil {
+			t.Fatalf("frame is not JSON: %.100s", f)
+		}
+		types[v.Type] = true
+	}
+	if !types["screen"] || !types["draw"] || !types["listen"] {
+		t.Errorf("live frame types %v, want screen, draw and listen", types)
+	}
+}

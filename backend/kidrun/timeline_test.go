@@ -1,0 +1,210 @@
+package kidrun
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"kidcoder/backend/safefile"
+	"kidcoder/backend/safefile/safefiletest"
+)
+
+// Each scripted type becomes the control events it stands for, in the
+// order they are due; without "close" the drawing closes a second after
+// the last event.
+func TestParseTimeline(t *testing.T) {
+	text := "{\"at_ms\": 600, \"type\": \"click\", \"x\": 50, \"y\": 40.5, \"button\": 3}\n" +
+		"\n" +
+		`{"at_ms": 300, "type": "key", "key": "Up"}` + "\n" +
+		`{"at_ms": 400, "type": "keydown", "key": "space"}` + "\n" +
+		`{"at_ms": 400, "type": "keyup", "key": "space"}` + "\n" +
+		`{"at_ms": 700, "type": "mousedown", "x": -1, "y": 2}` + "\n" +
+		`{"at_ms": 710, "type": "mousemove", "x": -3, "y": 4, "button": 1}` + "\n" +
+		`{"at_ms": 720, "type": "mouseup", "x": -3, "y": 4}` + "\n" +
+		`{"at_ms": 800, "type": "answer", "text": "小明"}` + "\n" +
+		`{"at_ms": 850.5, "type": "answer", "text": null}` + "\n"
+	tl, err := ParseTimeline([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "小明"
+	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
+	want := Timeline{
+		{ms(300), Event{Type: "key", Key: "Up", Down: true}},
+		{ms(300), Event{Type: "key", Key: "Up"}},
+		{ms(400), Event{Type: "key", Key: "space", Down: true}},
+		{ms(400), Event{Type: "key", Key: "space"}},
+		{ms(600), Event{Type: "mouse", Action: "down", X: 50, Y: 40.5, Button: 3}},
+		{ms(600), Event{Type: "mouse", Action: "up", X: 50, Y: 40.5, Button: 3}},
+		{ms(700), Event{Type: "mouse", Action: "down", X: -1, Y: 2, Button: 1}},
+		{ms(710), Event{Type: "mouse", Action: "move", X: -3, Y: 4, Button: 1}},
+		{ms(720), Event{Type: "mouse", Action: "up", X: -3, Y: 4, Button: 1}},
+		{ms(800), Event{Type: "answer", Text: &name}},
+		{ms(850.5), Event{Type: "answer"}},
+		{ms(1850.5), Event{Type: "close"}},
+	}
+	if !reflect.DeepEqual(tl, want) {
+		t.Fatalf("timeline\n got %+v\nwant %+v", tl, want)
+	}
+	// An explicit close is kept where it is, and nothing is added after it.
+	tl, err = ParseTimeline([]byte(`{"at_ms": 50, "type": "close"}` + "\n" + `{"at_ms": 20, "type": "key", "key": "a"}`))
+	if err != nil || len(tl) != 3 || tl[2] != (Timed{50 * time.Millisecond, Event{Type: "close"}}) {
+		t.Fatalf("explicit close: %+v %v", tl, err)
+	}
+	// An empty file closes the drawing after a second.
+	if tl, err = ParseTimeline(nil); err != nil || !reflect.DeepEqual(tl, Timeline{{time.Second, Event{Type: "close"}}}) {
+		t.Fatalf("empty file: %+v %v", tl, err)
+	}
+}
+
+// A bad line is refused with its number and what is wrong with it.
+func TestParseTimelineRefuses(t *testing.T) {
+	ok := `{"at_ms": 1, "type": "key", "key": "Up"}` + "\n"
+	for _, tt := range []struct {
+		line, why string
+	}{
+		{`{"at_ms": 1, "type": "key", "key": "Up"`, "JSON"},
+		{`[1, 2]`, "JSON"},
+		{`{"at_ms": 1, "type": "key", "key": "Up", "shift": true}`, "known fields"},
+		{`{"at_ms": 1, "type": "key", "key": "Up"} {"at_ms": 2}`, "more than one"},
+		{`{"type": "key", "key": "Up"}`, "at_ms"},
+		{`{"at_ms": -5, "type": "key", "key": "Up"}`, "at_ms"},
+		{`{"at_ms": 1e12, "type": "key", "key": "Up"}`, "at_ms"},
+		{`{"at_ms": "soon", "type": "key", "key": "Up"}`, "JSON"},
+		{`{"at_ms": 1, "type": "key", "key": "Up Arrow"}`, "a key is"},
+		{`{"at_ms": 1, "type": "key"}`, "a key is"},
+		{`{"at_ms": 1, "type": "key", "key": "` + strings.Repeat("a", 33) + `"}`, "a key is"},
+		{`{"at_ms": 1, "type": "click", "x": 1}`, "needs x and y"},
+		{`{"at_ms": 1, "type": "click", "x": 1, "y": 1e10}`, "coordinates"},
+		{`{"at_ms": 1, "type": "click", "x": 1, "y": 1, "button": 4}`, "button"},
+		{`{"at_ms": 1, "type": "answer", "text": "` + strings.Repeat("字", 2001) + `"}`, "answer"},
+		{`{"at_ms": 1, "type": "scroll"}`, "the type is"},
+	} {
+		_, err := ParseTimeline([]byte(ok + ok + tt.line + "\n" + ok))
+		if !errors.Is(err, ErrBadTimeline) || !strings.Contains(err.Error(), "line 3:") || !strings.Contains(err.Error(), tt.why) {
+			t.Errorf("%s: %v, want line 3 and %q", tt.line, err, tt.why)
+		}
+	}
+	many := strings.Repeat(ok, MaxTimelineEvents+1)
+	if _, err := ParseTimeline([]byte(many)); !errors.Is(err, ErrBadTimeline) || !strings.Contains(err.Error(), "10000 events") {
+		t.Errorf("%d events: %v", MaxTimelineEvents+1, err)
+	}
+	if _, err := ParseTimeline([]byte(strings.Repeat(ok, MaxTimelineEvents))); err != nil {
+		t.Errorf("%d events: %v", MaxTimelineEvents, err)
+	}
+	if _, err := ParseTimeline(make([]byte, MaxTimelineBytes+1)); !errors.Is(err, ErrBadTimeline) {
+		t.Errorf("an oversize file: %v", err)
+	}
+}
+
+// An events file is read as every file from outside the app is: a link,
+// a FIFO or an oversize file is refused, never followed, waited on or read
+// without end.
+func TestReadTimelineSafely(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.jsonl")
+	os.WriteFile(good, []byte(`{"at_ms": 1, "type": "close"}`), 0o600)
+	if tl, err := ReadTimeline(good); err != nil || len(tl) != 1 {
+		t.Fatalf("good file: %+v %v", tl, err)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	os.Symlink(good, link)
+	if _, err := ReadTimeline(link); !errors.Is(err, safefile.ErrSymlink) {
+		t.Errorf("link: %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := safefiletest.Promptly(t, "reading a FIFO", func() error { _, err := ReadTimeline(fifo); return err }); !errors.Is(err, safefile.ErrNotRegular) {
+		t.Errorf("FIFO: %v", err)
+	}
+	big := filepath.Join(dir, "big.jsonl")
+	os.WriteFile(big, make([]byte, MaxTimelineBytes+1), 0o600)
+	if _, err := ReadTimeline(big); !errors.Is(err, safefile.ErrTooLarge) {
+		t.Errorf("oversize: %v", err)
+	}
+}
+
+// A timeline played into a live turtle game reaches its handlers in order,
+// and the drawing closing ends mainloop, so the code after done() runs.
+// The animated turn (about 0.1 s) is over long before the next key.
+func TestPlayTimelineIntoGame(t *testing.T) {
+	e := testEngine(t)
+	code := `import turtle
+t = turtle.Turtle()
+def up():
+    t.forward(10)
+    print("UP", t.position())
+def left():
+    t.left(90)
+    print("LEFT", t.heading())
+def clicked(x, y):
+    print("CLICK", x, y)
+turtle.listen()
+turtle.onkey(up, "Up")
+turtle.onkeypress(left, "Left")
+turtle.onscreenclick(clicked)
+turtle.done()
+print("AFTER DONE")
+`
+	tl, err := ParseTimeline([]byte(`{"at_ms": 200, "type": "key", "key": "Up"}
+{"at_ms": 300, "type": "keydown", "key": "Left"}
+{"at_ms": 350, "type": "keyup", "key": "Left"}
+{"at_ms": 900, "type": "key", "key": "Up"}
+{"at_ms": 1000, "type": "click", "x": 50, "y": -40, "button": 1}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "game.py", Stdin: []byte{}, Live: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped, err := r.Play(context.Background(), tl)
+	res := r.Wait()
+	want := "UP (10.00,0.00)\nLEFT 90.0\nUP (10.00,10.00)\nCLICK 50.0 -40.0\nAFTER DONE\n"
+	if err != nil || dropped != 0 || res.Status != "ok" || res.Stdout != want {
+		t.Fatalf("played %v (dropped %d): %s %q %q", err, dropped, res.Status, res.Stdout, res.Stderr)
+	}
+	// A run that is not live takes no timeline.
+	r, err = e.Start(context.Background(), Request{Code: []byte("print(1)\n"), Name: "p.py"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Play(context.Background(), tl); !errors.Is(err, ErrNotLive) {
+		t.Errorf("a normal run played a timeline: %v", err)
+	}
+	r.Wait()
+}
+
+// Play stops at once when its context ends, and when the run ends first.
+func TestPlayStopsWithItsRun(t *testing.T) {
+	e := testEngine(t)
+	tl := Timeline{{time.Hour, Event{Type: "close"}}}
+	r, err := e.Start(context.Background(), Request{Code: []byte("print('bye')\n"), Name: "p.py", Stdin: []byte{}, Live: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := safefiletest.Promptly(t, "playing into a run that ends", func() error { _, err := r.Play(context.Background(), tl); return err }); err != nil {
+		t.Errorf("run ended: %v", err)
+	}
+	r.Wait()
+	r, err = e.Start(context.Background(), Request{Code: []byte("import time\ntime.sleep(30)\n"), Name: "p.py", Stdin: []byte{}, Live: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Wait()
+	defer r.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := safefiletest.Promptly(t, "playing with a cancelled context", func() error { _, err := r.Play(ctx, tl); return err }); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
