@@ -14,6 +14,7 @@ import {
   EventLessonsChanged,
   EventRunDone,
   EventRunInputDone,
+  EventRunLive,
   EventRunOutput,
   EventRunWaiting,
   EventStatus,
@@ -218,10 +219,14 @@ export type RunLimit = 'cpu' | 'idle' | 'files';
 
 export type Point = [number, number];
 
-export type DrawStep =
+/** One polygon of a shape as the runner sends it: points, fill, outline and, for stamps, the outline width. */
+export type ShapePart = [Point[], string, string, number?];
+
+export type DrawStep = (
   | { k: 'move'; t: number; s: number; x1: number; y1: number; x2: number; y2: number; c?: string; w?: number }
   | { k: 'turn'; t: number; s: number; h: number }
-  | { k: 'fill'; t: number; s: number; c: string; pts: Point[] }
+  /** Painted at position `z` of the steps (where begin_fill was), beneath what was drawn since. */
+  | { k: 'fill'; t: number; s: number; c: string; pts: Point[]; z?: number }
   | { k: 'dot'; t: number; s: number; x: number; y: number; d: number; c: string }
   | {
       k: 'text';
@@ -234,11 +239,18 @@ export type DrawStep =
       font: [string, number, string];
       c: string;
     }
-  | { k: 'stamp'; t: number; s: number; id: number; x: number; y: number; h: number; shape: string; c: string; fc: string }
-  | { k: 'unstamp'; t: number; s: number; id: number }
-  | { k: 'clear'; t: number; s: number }
+  | { k: 'stamp'; t: number; s: number; id: unknown; x: number; y: number; h: number; shape: string; c: string; fc: string; parts?: unknown }
+  | { k: 'unstamp'; t: number; s: number; id: unknown }
+  /** Without `t`: clearscreen(), everything goes. */
+  | { k: 'clear'; t?: number; s: number }
+  /** undo(): the one item drawn by step `i` goes. */
+  | { k: 'del'; t: number; s: number; i: number }
   | { k: 'bg'; s: number; c: string }
-  | { k: 'look'; t: number; s: number; shape: string; visible: boolean; size: number };
+  | { k: 'look'; t: number; s: number; shape: string; visible: boolean; size: number; parts?: unknown }
+) & {
+  /** Live runs only: the milliseconds the program spent animating this step. */
+  d?: number;
+};
 
 export interface TurtleInfo {
   id: number;
@@ -260,6 +272,10 @@ export interface Drawing {
   steps: DrawStep[];
   turtles: TurtleInfo[];
   truncated: boolean;
+  /** Pixels per world unit (x, y); not 1 after setworldcoordinates(). */
+  scale?: [number, number];
+  /** `steps` holds only the first part (size bound); the SVG is complete. */
+  steps_cut?: boolean;
 }
 
 export interface RunResult {
@@ -294,8 +310,15 @@ export interface DoneEvent {
   result: RunResult;
 }
 
+/** A live run's frame as the host passes it on: written inside the sandbox, so only drawn and shown (see live.ts). */
+export interface LiveEvent {
+  runId: string;
+  frame: unknown;
+}
+
 export interface EventPayloads {
   [EventRunOutput]: OutputEvent;
+  [EventRunLive]: LiveEvent;
   [EventRunWaiting]: WaitingEvent;
   [EventRunInputDone]: InputDoneEvent;
   [EventRunDone]: DoneEvent;

@@ -78,6 +78,11 @@ class ScriptedBackend implements Backend {
   async stop(runId: string) {
     this.calls.push(`Stop ${runId}`);
   }
+  events: unknown[] = [];
+  async sendEvent(runId: string, ev: unknown) {
+    this.calls.push(`SendEvent ${runId} ${JSON.stringify(ev)}`);
+    this.events.push(ev);
+  }
   async starDemo() {
     return 'print("star")';
   }

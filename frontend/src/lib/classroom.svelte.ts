@@ -4,11 +4,12 @@
 
 import { ConsoleState, type Scheduler } from './console.svelte';
 import type { Backend, Lang, RunResult, SandboxStatus, Settings } from './backend';
-import { DrawingState, type Clock, type SaveOutcome } from './drawing.svelte';
+import { browserClock, DrawingState, type Clock, type SaveOutcome } from './drawing.svelte';
 import { CodeEditor, DEFAULT_FONT_SIZE } from './editor.svelte';
-import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus } from './events';
+import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting, EventStatus } from './events';
 import { toLang, translate, type MessageKey, type Params } from './i18n';
 import { baseName, LessonsState, type Notice, type Timers } from './lessons.svelte';
+import { LiveState } from './live.svelte';
 import { describeResult, type Outcome } from './outcome';
 import { PacksState } from './packs.svelte';
 
@@ -42,6 +43,8 @@ export class Classroom {
   readonly backend: Backend;
   readonly console: ConsoleState;
   readonly drawing: DrawingState;
+  /** The live run's drawing, keys, pointer and dialogs. */
+  readonly live: LiveState;
   readonly editor: CodeEditor;
   readonly lessons: LessonsState;
   readonly packs: PacksState;
@@ -86,6 +89,7 @@ export class Classroom {
     this.#runIds = opts.runIds ?? newRunId;
     this.console = new ConsoleState({ schedule: opts.schedule });
     this.drawing = new DrawingState(backend, opts.clock);
+    this.live = new LiveState(backend, opts.clock ?? browserClock);
     this.editor = new CodeEditor({
       run: () => void this.run(),
       stop: () => void this.stop(),
@@ -122,6 +126,7 @@ export class Classroom {
       b.on(EventRunOutput, (e) => this.#forRun(e.runId, () => this.console.append(e.stream === 'stderr' ? 'stderr' : 'stdout', e.text))),
       b.on(EventRunWaiting, (e) => this.#forRun(e.runId, () => (this.waiting = e.prompt ?? ''))),
       b.on(EventRunInputDone, (e) => this.#forRun(e.runId, () => (this.waiting = null))),
+      b.on(EventRunLive, (e) => this.#forRun(e.runId, () => this.live.frame(e.frame))),
       b.on(EventRunDone, (e) => this.#forRun(e.runId, () => this.#finish(e.result))),
       b.on(EventStatus, (s) => this.#applyStatus(s)),
       this.lessons.connect(),
@@ -183,6 +188,7 @@ export class Classroom {
     this.running = true;
     const runId = (demoCode !== null && this.status?.demoRunId) || this.#runIds();
     this.runId = runId;
+    this.live.begin(runId);
     this.#starting = true;
     this.#stopEarly = false;
     try {
@@ -196,6 +202,7 @@ export class Classroom {
       this.#starting = false;
       this.runId = null;
       this.running = false;
+      this.live.finish(false);
       this.runFailure = String(e);
       return;
     }
@@ -233,6 +240,12 @@ export class Classroom {
     if (this.lessons.paths.includes(STAR_LESSON) && (await this.lessons.open(STAR_LESSON))) return;
     await this.lessons.close();
     this.editor.setCode(await this.backend.starDemo());
+  }
+
+  /** "Skip to the end": the live drawing's latest state (the final picture once the run is over), or the replay's end. */
+  skipToEnd(): void {
+    if (this.live.showing) this.live.skip();
+    else this.drawing.skipToEnd();
   }
 
   toggle(panel: PanelName): void {
@@ -303,6 +316,7 @@ export class Classroom {
     this.waiting = null;
     this.result = result;
     this.drawing.setResult(result);
+    this.live.finish(this.drawing.svg !== null);
     const line = result.error?.line;
     if (typeof line === 'number' && line > 0) this.editor.showError(line);
   }

@@ -3,6 +3,7 @@
 
 import type { Backend, Drawing, RunResult } from './backend';
 import { dataUrlPayload } from './base64';
+import { canvasLayers, type Blit2D } from './paint';
 import { Replay } from './replay';
 
 export type Clock = {
@@ -10,7 +11,8 @@ export type Clock = {
   frame(cb: () => void): () => void;
 };
 
-const browserClock: Clock = {
+/** Real time and the browser's animation frames. */
+export const browserClock: Clock = {
   now: () => performance.now(),
   frame(cb) {
     const id = requestAnimationFrame(() => cb());
@@ -66,12 +68,14 @@ export class DrawingState {
    */
   play(canvas: HTMLCanvasElement): () => void {
     const d = this.drawing;
-    const ctx = canvas.getContext('2d');
+    const ctx = canvas.getContext('2d') as Blit2D<CanvasImageSource> | null;
     if (!d || !ctx) {
       this.replaying = false;
       return () => {};
     }
     const replay = new Replay(d);
+    // Finished steps stay on a backing layer: a frame paints only what moves.
+    const layers = canvasLayers();
     const start = this.#clock.now();
     let cancel = () => {};
     const tick = () => {
@@ -82,8 +86,9 @@ export class DrawingState {
         canvas.width = w;
         canvas.height = h;
       }
-      const done = replay.paintAt(ctx, this.#clock.now() - start, w, h);
-      if (done) {
+      const { partial, complete } = replay.advanceTo(this.#clock.now() - start);
+      layers.render(ctx, replay.fit(w, h), replay.scene, partial, w, h);
+      if (complete) {
         this.replaying = false;
         return;
       }

@@ -4,6 +4,8 @@ export const EventRunOutput = 'run:output';
 export const EventRunWaiting = 'run:waiting';
 export const EventRunInputDone = 'run:input-done';
 export const EventRunDone = 'run:done';
+// A live run's frame: screen, draw, listen, dialog or bye (docs/runner-protocol.md, "Live frames").
+export const EventRunLive = 'run:live';
 export const EventStatus = 'sandbox:status';
 // The lessons tree as it is now, or the folder's problem.
 export const EventLessonsChanged = 'lessons:changed';
@@ -15,6 +17,7 @@ export type EventName =
   | typeof EventRunWaiting
   | typeof EventRunInputDone
   | typeof EventRunDone
+  | typeof EventRunLive
   | typeof EventStatus
   | typeof EventLessonsChanged
   | typeof EventLessonChanged;

@@ -21,7 +21,9 @@ import type {
 import * as GoApp from '../lib/wailsjs/go/app/App';
 import { utf8ToBase64 } from '../lib/base64';
 import { createFakeLessons, type FakeLessonsOptions } from './fakeLessons';
-import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from '../lib/events';
+import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from '../lib/events';
+import type { ControlEvent } from '../lib/live.svelte';
+import { askDialog, FAKE_SCREEN, playGame, playSteps, type LiveRunPort } from './fakeLive';
 
 export interface FakeOptions extends FakeLessonsOptions {
   lang?: Lang | '';
@@ -152,6 +154,10 @@ export type FakeBackend = Backend & {
   /** Files dropped on the window, as the Wails runtime reports them. */
   drop(paths: string[]): void;
   folder: ReturnType<typeof createFakeLessons>;
+  /** Every SendEvent call, in order. */
+  sent: { runId: string; ev: ControlEvent }[];
+  /** The id of the latest run started. */
+  lastRunId(): string | null;
 };
 
 export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
@@ -173,7 +179,9 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
       }
     : { ready: true, checking: false, reason: '', fix: '', python: '/usr/bin/python3', sandbox: 'bwrap (fake)', version: 'dev', containment, limits };
   let status = checkingStatus();
-  const runs = new Map<string, { stop(): void; input(line: string): void }>();
+  const runs = new Map<string, { stop(): void; input(line: string): void; event(ev: ControlEvent): void }>();
+  const sent: { runId: string; ev: ControlEvent }[] = [];
+  let lastRunId: string | null = null;
   const folder = createFakeLessons(opts, STAR_DEMO, () => settings, (s) => (settings = s));
   const dropListeners = new Set<(paths: string[]) => void>();
 
@@ -193,18 +201,42 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(runId)) throw new Error(`a run id has 1 to 64 letters, digits, '-' and '_': ${JSON.stringify(runId)}`);
     if (runs.has(runId)) throw new Error(`that run id is in use: ${JSON.stringify(runId)}`);
     const started = Date.now();
+    lastRunId = runId;
     let stopped = false;
     let pendingInput: ((line: string) => void) | null = null;
+    const events: ControlEvent[] = [];
+    let eventWaiter: ((ev: ControlEvent | null) => void) | null = null;
     runs.set(runId, {
       stop() {
         stopped = true;
         pendingInput?.('');
+        eventWaiter?.(null);
       },
       input(line) {
         pendingInput?.(line);
       },
+      event(ev) {
+        if (eventWaiter) {
+          const w = eventWaiter;
+          eventWaiter = null;
+          w(ev);
+        } else if (events.length < 256) events.push(ev);
+      },
     });
     const out = (text: string, stream: 'stdout' | 'stderr' = 'stdout') => emit(EventRunOutput, { runId, stream, text });
+    // The live run's drawing as it was sent, for the final picture.
+    const drawn: DrawStep[] = [];
+    const port: LiveRunPort = {
+      frame(frame) {
+        const f = frame as { type: string; steps?: DrawStep[] };
+        if (f.type === 'draw' && f.steps) drawn.push(...f.steps.map(({ d: _d, ...step }) => step as DrawStep));
+        emit(EventRunLive, { runId, frame });
+      },
+      out: (text) => out(text),
+      next: () => (stopped ? Promise.resolve(null) : events.length ? Promise.resolve(events.shift()!) : new Promise((r) => (eventWaiter = r))),
+      wait: async (ms) => void (await wait(ms)),
+      stopped: () => stopped,
+    };
     const finish = (partial: Partial<RunResult>) => {
       runs.delete(runId);
       const result: RunResult = {
@@ -256,6 +288,11 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
           i++;
           continue;
         }
+        const dialog = /(textinput|numinput)\(\s*(["'])(.*?)\2\s*,\s*(["'])(.*?)\4/.exec(line);
+        if (dialog) {
+          await askDialog(port, dialog[1] === 'numinput' ? 'number' : 'text', unquote(dialog[3]), unquote(dialog[5]));
+          continue;
+        }
         const ask = /input\(\s*(["'])(.*?)\1\s*\)/.exec(line);
         if (ask) {
           out(unquote(ask[2]));
@@ -274,7 +311,14 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
       }
       if (stopped) return finish({});
       if (/import\s+turtle|from\s+turtle/.test(code)) {
-        const d = starDrawing();
+        // Live, as every run from the window: the star drawn at the program's pace, or a game that listens.
+        port.frame(FAKE_SCREEN);
+        const star = starDrawing();
+        if (/listen\(\)/.test(code)) {
+          const n = await playSteps(port, [{ k: 'look', t: 0, s: 6, shape: 'turtle', visible: true, size: 1 }], 0);
+          await playGame(port, n, { x: 0, y: 0, h: 0 });
+        } else await playSteps(port, star.steps, 0);
+        const d: Drawing = { ...star, view: [-200, -200, 400, 400], steps: drawn };
         return finish({ drawing: d, images: [{ mime: 'image/svg+xml', data: utf8ToBase64(drawingSvg(d)) }] });
       }
       finish({});
@@ -284,6 +328,8 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
   return {
     emit,
     folder,
+    sent,
+    lastRunId: () => lastRunId,
     drop: (paths) => dropListeners.forEach((cb) => cb(paths)),
     ...folder.api,
     onFileDrop(cb) {
@@ -293,6 +339,12 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
     status: async () => status,
     run: async (req) => startRun(req.runId, req.code, req.lang),
     sendInput: async (runId, line) => runs.get(runId)?.input(line),
+    sendEvent: async (runId, ev) => {
+      const run = runs.get(runId);
+      if (!run) throw new Error(`run ${JSON.stringify(runId)} is not running`);
+      sent.push({ runId, ev: ev as ControlEvent });
+      run.event(ev as ControlEvent);
+    },
     stop: async (runId) => runs.get(runId)?.stop(),
     starDemo: async () => STAR_DEMO,
     getSettings: async () => ({ ...settings }),
@@ -335,4 +387,10 @@ export function installFakeWails(win: WailsGlobals, opts: FakeOptions = {}): voi
     OnFileDrop: (cb) => void b.onFileDrop((paths) => cb(0, 0, paths)),
   };
   (win as WailsGlobals & { __kidcoderDrop?: (paths: string[]) => void }).__kidcoderDrop = (paths) => b.drop(paths);
+  // Browser tests send live frames of the current run and read what the window sent back.
+  (win as WailsGlobals & { __kidcoderFake?: unknown }).__kidcoderFake = {
+    emit: (name: EventName, payload: unknown) => b.emit(name, payload as never),
+    sent: b.sent,
+    lastRunId: () => b.lastRunId(),
+  };
 }

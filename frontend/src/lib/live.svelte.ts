@@ -1,0 +1,319 @@
+// The window's side of a live run: the drawing as it grows (screen and draw
+// frames on a LiveTimeline, played on a canvas), where keys go (after the
+// program listens), the pointer, the close control and textinput/numinput
+// dialogs, all sent to the program through Backend.sendEvent.
+
+import type { Backend, DrawStep } from './backend';
+import type { Clock } from './drawing.svelte';
+import { keyControls, type KeyLike } from './keys';
+import { parseLiveFrame, type DialogFrame, type ScreenFrame } from './liveFrames';
+import { LiveTimeline } from './liveTimeline';
+import { canvasLayers, type Blit2D, type InProgress, type Layers } from './paint';
+import { Scene } from './scene';
+import { fitView, type ViewFit } from './view';
+
+/** A control event for the runner (docs/runner-protocol.md, "Control lines"). */
+export type ControlEvent =
+  | { type: 'key'; key: string; down: boolean }
+  | { type: 'mouse'; action: 'down' | 'up' | 'move'; x: number; y: number; button: number }
+  | { type: 'close' }
+  | { type: 'answer'; text: string | null };
+
+/** The screen before the program says otherwise: CPython's 400 × 400 window, standard mode. */
+export const DEFAULT_SCREEN: ScreenFrame = {
+  type: 'screen',
+  width: 400,
+  height: 400,
+  bg: '#ffffff',
+  scale: [1, 1],
+  view: [-200, -200, 400, 400],
+  title: '',
+};
+
+/** Mouse buttons as Tk numbers them (1 left, 2 middle, 3 right) from a PointerEvent's button. */
+export function tkButton(domButton: number): number {
+  return domButton === 1 ? 2 : domButton === 2 ? 3 : 1;
+}
+
+export class LiveState {
+  /** The run these frames belong to; null before the first run. */
+  runId = $state<string | null>(null);
+  /** The program is still going. */
+  running = $state(false);
+  screen = $state.raw<ScreenFrame>(DEFAULT_SCREEN);
+  /** The live canvas stands in for the final picture (from the first screen or draw frame until caught up after the end). */
+  showing = $state(false);
+  /** Steps that arrived have not all played yet. */
+  behind = $state(false);
+  /** The program called listen() in this run. */
+  listened = $state(false);
+  /** Key presses go to the drawing. */
+  keysFocused = $state(false);
+  /** The textinput/numinput waiting for an answer, or null. */
+  dialog = $state.raw<DialogFrame | null>(null);
+  /** The program closed its window (bye, exitonclick) or the child did. */
+  closed = $state(false);
+  /** Steps received in this run. */
+  steps = $state(0);
+
+  readonly #backend: Backend;
+  readonly #clock: Clock;
+  #timeline = new LiveTimeline();
+  #scene = new Scene();
+  #applied = 0;
+  /** The run has ended and the runner's final picture can replace the canvas. */
+  #ended = false;
+  #hasFinal = false;
+  #cancelFrame: (() => void) | null = null;
+  #canvas: HTMLCanvasElement | null = null;
+  #layers: Layers<CanvasImageSource> | null = null;
+  #moveInFlight = false;
+  #pendingMove: ControlEvent | null = null;
+
+  constructor(backend: Backend, clock: Clock) {
+    this.#backend = backend;
+    this.#clock = clock;
+  }
+
+  /** The scene as far as it has played (for tests and painting). */
+  get scene(): Scene {
+    return this.#scene;
+  }
+
+  get timeline(): LiveTimeline {
+    return this.#timeline;
+  }
+
+  /** A new run: forget the last one's drawing, focus and dialog. */
+  begin(runId: string): void {
+    this.#stopLoop();
+    this.runId = runId;
+    this.running = true;
+    this.screen = DEFAULT_SCREEN;
+    this.showing = false;
+    this.behind = false;
+    this.listened = false;
+    this.keysFocused = false;
+    this.dialog = null;
+    this.closed = false;
+    this.steps = 0;
+    this.#timeline = new LiveTimeline();
+    this.#scene = new Scene(DEFAULT_SCREEN.bg);
+    this.#applied = 0;
+    this.#ended = false;
+    this.#hasFinal = false;
+    this.#pendingMove = null;
+    this.#layers?.invalidate();
+  }
+
+  /** One run:live frame of the current run. */
+  frame(raw: unknown): void {
+    const f = parseLiveFrame(raw);
+    if (!f || !this.running) return;
+    switch (f.type) {
+      case 'screen':
+        this.screen = f;
+        this.#scene.setBackground(f.bg);
+        this.showing = true;
+        this.#kick();
+        break;
+      case 'draw': {
+        const added = this.#timeline.add(f.steps, f.from, this.#clock.now());
+        this.steps = this.#timeline.length;
+        this.showing = true;
+        if (added) this.#kick();
+        break;
+      }
+      case 'listen':
+        if (!this.closed) {
+          this.listened = true;
+          this.keysFocused = true;
+        }
+        break;
+      case 'dialog':
+        this.dialog = f;
+        break;
+      case 'bye':
+        this.closed = true;
+        this.listened = false;
+        this.keysFocused = false;
+        break;
+    }
+  }
+
+  /**
+   * The run is over: keys and dialog are done with, and once every step
+   * received has played the final picture (when there is one) takes over.
+   */
+  finish(hasFinal: boolean): void {
+    this.running = false;
+    this.keysFocused = false;
+    this.dialog = null;
+    this.#ended = true;
+    this.#hasFinal = hasFinal;
+    this.#pendingMove = null;
+    this.#kick();
+  }
+
+  /** "Skip to the end": every step received plays at once; after the run, the final picture shows. */
+  skip(): void {
+    this.#timeline.skip(this.#clock.now());
+    if (this.#ended && this.#hasFinal) {
+      this.#stopLoop();
+      this.#advance(this.#clock.now());
+      this.behind = false;
+      this.showing = false;
+      return;
+    }
+    this.#kick();
+  }
+
+  /** Brings the scene up to `now`; returns the step in progress. */
+  #advance(now: number): InProgress | null {
+    const m = this.#timeline.at(now);
+    const steps = this.#timeline.steps;
+    while (this.#applied < m.complete) {
+      this.#scene.apply(steps[this.#applied] as DrawStep, this.#applied);
+      this.#applied++;
+    }
+    return m.partial ? { step: steps[m.partial.index], p: m.partial.p } : null;
+  }
+
+  /** Plays frames until caught up with what arrived (and, after the run, hands over to the final picture). */
+  #kick(): void {
+    if (this.#cancelFrame) return;
+    this.#cancelFrame = this.#clock.frame(this.#tick);
+  }
+
+  #stopLoop(): void {
+    this.#cancelFrame?.();
+    this.#cancelFrame = null;
+  }
+
+  #tick = (): void => {
+    this.#cancelFrame = null;
+    const now = this.#clock.now();
+    const partial = this.#advance(now);
+    this.#paint(partial);
+    const caughtUp = this.#timeline.caughtUp(now);
+    this.behind = !caughtUp;
+    if (!caughtUp) {
+      this.#kick();
+      return;
+    }
+    if (this.#ended && this.#hasFinal) this.showing = false;
+  };
+
+  /** Shows the live drawing on `canvas` while it is attached; returns the detach (use as an $effect cleanup). */
+  attach(canvas: HTMLCanvasElement, layers: Layers<CanvasImageSource> = canvasLayers()): () => void {
+    this.#canvas = canvas;
+    this.#layers = layers;
+    this.#kick();
+    return () => {
+      if (this.#canvas === canvas) {
+        this.#canvas = null;
+        this.#layers = null;
+      }
+    };
+  }
+
+  /** Paints again (the canvas was resized). */
+  repaint(): void {
+    this.#kick();
+  }
+
+  /** Where the world lands on a canvas of cw × ch pixels. */
+  fit(cw: number, ch: number): ViewFit {
+    return fitView(this.screen.view, cw, ch, this.screen.scale);
+  }
+
+  #paint(partial: InProgress | null): void {
+    const canvas = this.#canvas;
+    const layers = this.#layers;
+    if (!canvas || !layers) return;
+    const ctx = canvas.getContext('2d') as Blit2D<CanvasImageSource> | null;
+    if (!ctx) return;
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(canvas.clientWidth * dpr));
+    const h = Math.max(1, Math.round(canvas.clientHeight * dpr));
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+    }
+    layers.render(ctx, this.fit(w, h), this.#scene, partial, w, h);
+  }
+
+  // ---- Keys and focus
+
+  /** The program listens and the child clicked the drawing: keys go to it again. */
+  focusKeys(): void {
+    if (this.running && this.listened && !this.closed) this.keysFocused = true;
+  }
+
+  /** The child clicked the editor or anywhere outside the drawing. */
+  blurKeys(): void {
+    this.keysFocused = false;
+  }
+
+  /**
+   * A keydown (down) or keyup of the window while keys go to the drawing:
+   * sends it as Tk would see it and returns true (the caller then prevents
+   * the browser's default, so no key moves the editor's cursor or scrolls).
+   * Returns false when keys do not go to the drawing, or a dialog has them.
+   */
+  key(e: KeyLike & { repeat?: boolean }, down: boolean): boolean {
+    if (!this.keysFocused || !this.running || this.dialog) return false;
+    for (const ev of keyControls(e, down)) this.#send(ev);
+    return true;
+  }
+
+  // ---- Pointer, close, dialogs
+
+  /** A pointer press, release or (with a button held) move at world (x, y); sent while the program runs with its window open. */
+  pointer(action: 'down' | 'up' | 'move', x: number, y: number, button: number): void {
+    if (!this.running || this.closed) return;
+    const ev: ControlEvent = { type: 'mouse', action, x, y, button };
+    if (action !== 'move') {
+      this.#pendingMove = null;
+      this.#send(ev);
+      return;
+    }
+    // One move on its way at a time; while it is, only the latest waits.
+    if (this.#moveInFlight) {
+      this.#pendingMove = ev;
+      return;
+    }
+    this.#moveInFlight = true;
+    const runId = this.runId;
+    void this.#send(ev).finally(() => {
+      this.#moveInFlight = false;
+      const next = this.#pendingMove;
+      this.#pendingMove = null;
+      if (next && next.type === 'mouse' && this.runId === runId) this.pointer('move', next.x, next.y, next.button);
+    });
+  }
+
+  /** The close control: ends mainloop() as closing the Tk window does. */
+  close(): void {
+    if (!this.running || this.closed) return;
+    this.closed = true;
+    this.keysFocused = false;
+    this.#send({ type: 'close' });
+  }
+
+  /** Answers the dialog: the text typed (OK), or null (Cancel). */
+  answer(text: string | null): void {
+    if (!this.dialog || !this.running) return;
+    this.dialog = null;
+    this.#send({ type: 'answer', text });
+  }
+
+  #send(ev: ControlEvent): Promise<void> {
+    const id = this.runId;
+    if (!id) return Promise.resolve();
+    // Go's *string takes null for a cancelled answer; the generated type only says optional.
+    return this.#backend.sendEvent(id, ev as Parameters<Backend['sendEvent']>[1]).catch(() => {
+      // the run ended meanwhile: nothing to tell the child
+    });
+  }
+}
