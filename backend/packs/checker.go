@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kidcoder/backend/kidrun"
 	"kidcoder/backend/text"
 )
 
@@ -25,6 +26,9 @@ type RunRequest struct {
 	// CheckFiles are host paths of teacher check scripts to run after the
 	// program, in the same sandbox (docs/packs.md, "code checks").
 	CheckFiles []string
+	// Events, when not nil, makes the run live and is played into it
+	// (an output check's events file).
+	Events kidrun.Timeline
 }
 
 // RunResult is what the checker needs from a finished run.
@@ -86,31 +90,33 @@ func (r *Report) Failed() []CheckResult {
 const maxShownOutput = 300
 
 // CheckExercise runs code through every check of ex. Checks that share a
-// stdin share one run; code checks ride along in that run; source checks
-// get their own run that only parses the code. Nothing here executes code
-// outside the Runner.
+// stdin and an events file share one run; code checks ride along in that
+// run; source checks get their own run that only parses the code. Nothing
+// here executes code outside the Runner.
 func CheckExercise(ctx context.Context, r Runner, files Files, ex *Exercise, code []byte, lang string) (*Report, error) {
 	rep := &Report{Exercise: ex.ID, Results: make([]CheckResult, len(ex.Checks))}
 	type group struct {
-		checks []int
-		code   []int
+		stdin, events string
+		checks        []int
+		code          []int
 	}
 	groups := map[string]*group{}
 	var source []int
 	for i, c := range ex.Checks {
 		rep.Results[i] = CheckResult{Index: i, Type: c.Type}
-		stdin := ex.Stdin
+		stdin, events := ex.Stdin, ""
 		switch c.Type {
 		case CheckSource:
 			source = append(source, i)
 			continue
 		case CheckOutput:
-			stdin = c.Stdin
+			stdin, events = c.Stdin, c.Events
 		}
-		g := groups[stdin]
+		key := stdin + "\x00" + events
+		g := groups[key]
 		if g == nil {
-			g = &group{}
-			groups[stdin] = g
+			g = &group{stdin: stdin, events: events}
+			groups[key] = g
 		}
 		g.checks = append(g.checks, i)
 		if c.Type == CheckCode {
@@ -129,10 +135,16 @@ func CheckExercise(ctx context.Context, r Runner, files Files, ex *Exercise, cod
 		data = append(data, p)
 	}
 	name := ex.ID + ".py"
-	stdins := sortedKeys(groups)
-	for _, stdin := range stdins {
-		g := groups[stdin]
-		req := RunRequest{Code: code, Name: name, Lang: lang, Stdin: []byte(stdin), DataFiles: data}
+	for _, key := range sortedKeys(groups) {
+		g := groups[key]
+		req := RunRequest{Code: code, Name: name, Lang: lang, Stdin: []byte(g.stdin), DataFiles: data}
+		if g.events != "" {
+			tl, err := readEvents(files, g.events)
+			if err != nil {
+				return nil, err
+			}
+			req.Events = tl
+		}
 		for _, i := range g.code {
 			p, err := files.HostPath(ex.Checks[i].File)
 			if err != nil {
@@ -166,6 +178,20 @@ func CheckExercise(ctx context.Context, r Runner, files Files, ex *Exercise, cod
 		}
 	}
 	return rep, nil
+}
+
+// readEvents reads an events file of the pack the safe way: where the pack
+// is installed, the child's lessons folder holds it.
+func readEvents(files Files, name string) (kidrun.Timeline, error) {
+	p, err := files.HostPath(name)
+	if err != nil {
+		return nil, err
+	}
+	tl, err := kidrun.ReadTimeline(p)
+	if err != nil {
+		return nil, fileErr(p, "", plainErr(err, kidrun.MaxTimelineBytes))
+	}
+	return tl, nil
 }
 
 func runProblem(res *RunResult, lang string) string {

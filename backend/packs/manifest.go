@@ -120,6 +120,11 @@ type Check struct {
 
 	// code
 	File string `json:"file,omitempty"`
+
+	// Events names a JSONL timeline in the pack (docs/contracts.md §3)
+	// played into an output check's run, which is then live: keys, clicks
+	// and answers for a game.
+	Events string `json:"events,omitempty"`
 }
 
 // Bounds on a pack. A pack is untrusted input: everything is bounded before
@@ -335,6 +340,9 @@ func (v *validator) check(f string, c Check) {
 		if len(c.Stdin) > maxExpectBytes || len(c.Expect) > maxExpectBytes {
 			v.add(f, "stdin and expect must be at most %d bytes each", maxExpectBytes)
 		}
+		if c.Events != "" {
+			v.path(f+".events", c.Events, ".jsonl")
+		}
 		switch c.Match {
 		case "", MatchExact, MatchWhitespace, MatchContains, MatchNumbers:
 		case MatchRegex:
@@ -399,6 +407,9 @@ func (v *validator) check(f string, c Check) {
 	default:
 		v.add(f+".type", "must be one of output, turtle, code, source")
 	}
+	if c.Type != CheckOutput && c.Events != "" {
+		v.add(f+".events", "only an output check plays events")
+	}
 }
 
 func (v *validator) optColor(f, c string) {
@@ -457,6 +468,9 @@ func (m *Manifest) referenced() map[string]string {
 		for j, c := range ex.Checks {
 			if c.Type == CheckCode {
 				out[fmt.Sprintf("%s.checks[%d].file", f, j)] = c.File
+			}
+			if c.Events != "" {
+				out[fmt.Sprintf("%s.checks[%d].events", f, j)] = c.Events
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"kidcoder/backend/kidrun"
 	"kidcoder/backend/safefile"
 )
 
@@ -324,8 +325,19 @@ func (p *Pack) crossCheck(label string) error {
 			}
 		}
 	}
+	for i, ex := range p.Manifest.Exercises {
+		for j, c := range ex.Checks {
+			if c.Events == "" {
+				continue
+			}
+			if _, err := kidrun.ParseTimeline(p.files[c.Events]); err != nil {
+				errs = append(errs, &FieldError{File: label, Field: fmt.Sprintf("exercises[%d].checks[%d].events", i, j),
+					Msg: fmt.Sprintf("%q: %v", c.Events, err)})
+			}
+		}
+	}
 	for _, n := range p.Manifest.ReferencedFiles() {
-		if strings.HasSuffix(n, ".py") || strings.HasSuffix(n, ".md") {
+		if strings.HasSuffix(n, ".py") || strings.HasSuffix(n, ".md") || strings.HasSuffix(n, ".jsonl") {
 			if !isUTF8(p.files[n]) {
 				errs = append(errs, fileErr(p.Source, n, errors.New("must be UTF-8 text")))
 			}

@@ -88,6 +88,8 @@ func (v *schemaValidator) validate(s map[string]any, x any, at string) []string 
 		for k, val := range x {
 			if ps, ok := props[k].(map[string]any); ok {
 				errs = append(errs, v.validate(ps, val, at+"."+k)...)
+			} else if props[k] == false {
+				fail("property %s not allowed here", k)
 			} else if s["additionalProperties"] == false {
 				fail("unknown property %s", k)
 			}
@@ -208,6 +210,8 @@ func TestSchemaAgreesWithValidate(t *testing.T) {
 		"message en":    func(m map[string]any) { delete(check(m, 0)["message"].(map[string]any), "en") },
 		"unknown field": func(m map[string]any) { check(m, 0)["tolerence"] = 1.0 },
 		"colour":        func(m map[string]any) { check(m, 2)["rule"] = "colors_used"; check(m, 2)["colors"] = []any{"red"} },
+		"events path":   func(m map[string]any) { check(m, 0)["events"] = "keys.json" },
+		"events turtle": func(m map[string]any) { check(m, 2)["events"] = "keys.jsonl" },
 	}
 	names := make([]string, 0, len(edits))
 	for k := range edits {
