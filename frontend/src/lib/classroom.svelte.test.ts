@@ -5,7 +5,7 @@ import type { Backend, EventPayloads, RunRequest, RunResult, SandboxStatus, Sett
 import { Classroom, newRunId } from './classroom.svelte';
 import { checkingStatus, fakeContainment, fakeLimits } from '../testing/fakeBackend';
 import { createFakeLessons } from '../testing/fakeLessons';
-import { EventRunDone, EventRunInputDone, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
+import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
 
 const READY: SandboxStatus = {
   ready: true,
@@ -395,5 +395,102 @@ describe('Classroom settings', () => {
     await room.setLang('zh');
     expect(room.lang).toBe('zh');
     expect(b.saved.at(-1)).toEqual({ lang: 'zh', fontSize: 18, timeoutSeconds: 10, python: '' });
+  });
+});
+
+describe('Classroom live runs', () => {
+  /** A clock the test moves, so the live drawing plays only when told. */
+  function testClock() {
+    let t = 0;
+    let queue: (() => void)[] = [];
+    return {
+      clock: {
+        now: () => t,
+        frame(cb: () => void) {
+          queue.push(cb);
+          return () => (queue = queue.filter((f) => f !== cb));
+        },
+      },
+      advance(ms: number) {
+        t += ms;
+        const due = queue;
+        queue = [];
+        due.forEach((f) => f());
+      },
+    };
+  }
+  const svg = [{ mime: 'image/svg+xml' as const, data: 'PHN2Zy8+' }];
+  const step = (d: number) => ({ k: 'move', t: 0, s: 5, x1: 0, y1: 0, x2: 50, y2: 0, c: '#ff0000', w: 1, d });
+
+  async function liveSetup() {
+    const b = new ScriptedBackend();
+    const c = testClock();
+    const frames = manualFrames();
+    const room = new Classroom(b, { schedule: frames.schedule, runIds: b.nextRunId, clock: c.clock });
+    cleanups.push(room.connect());
+    await room.start();
+    await tick();
+    b.emit(EventRunDone, { runId: 'run-1', result: result() });
+    b.ids = ['run-2'];
+    await room.run();
+    return { b, room, ...c };
+  }
+
+  it('shows the frames of its own run only, and the final picture once the drawing has caught up', async () => {
+    const { b, room, advance } = await liveSetup();
+    b.emit(EventRunLive, { runId: 'run-1', frame: { type: 'draw', from: 0, steps: [step(0)] } });
+    expect(room.live.showing).toBe(false);
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'draw', from: 0, steps: [step(200)] } });
+    expect(room.live.showing).toBe(true);
+    b.emit(EventRunDone, { runId: 'run-2', result: result({ images: svg }) });
+    expect(room.running).toBe(false);
+    expect(room.drawing.svg).toBe('PHN2Zy8+');
+    advance(100);
+    expect(room.live.showing).toBe(true);
+    advance(150);
+    expect(room.live.showing).toBe(false);
+  });
+
+  it('skip to the end jumps to the final picture after the run, to the latest drawing before', async () => {
+    const { b, room, advance } = await liveSetup();
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'draw', from: 0, steps: [step(5000), step(5000)] } });
+    advance(10);
+    room.skipToEnd();
+    advance(1);
+    expect(room.live.scene.items).toHaveLength(2);
+    expect(room.live.showing).toBe(true);
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'draw', from: 2, steps: [step(5000)] } });
+    b.emit(EventRunDone, { runId: 'run-2', result: result({ images: svg }) });
+    room.skipToEnd();
+    expect(room.live.showing).toBe(false);
+  });
+
+  it('sends keys after listen() and dialog answers for its run, and the dialog closes when the run is done', async () => {
+    const { b, room } = await liveSetup();
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'listen' } });
+    expect(room.live.key({ key: 'ArrowRight', code: 'ArrowRight' }, true)).toBe(true);
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'dialog', kind: 'text', title: 'Hi', prompt: 'Name?' } });
+    room.live.answer('小明');
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'dialog', kind: 'text', title: 'Hi', prompt: 'Again?' } });
+    b.emit(EventRunDone, { runId: 'run-2', result: result() });
+    await tick();
+    expect(room.live.dialog).toBeNull();
+    expect(room.live.keysFocused).toBe(false);
+    expect(b.calls.filter((c) => c.startsWith('SendEvent'))).toEqual([
+      'SendEvent run-2 {"type":"key","key":"Right","down":true}',
+      'SendEvent run-2 {"type":"answer","text":"小明"}',
+    ]);
+  });
+
+  it('a new run starts with a clean live drawing', async () => {
+    const { b, room } = await liveSetup();
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'listen' } });
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'draw', from: 0, steps: [step(0)] } });
+    b.ids = ['run-3'];
+    await room.run();
+    expect(room.live.runId).toBe('run-3');
+    expect(room.live.showing).toBe(false);
+    expect(room.live.listened).toBe(false);
+    expect(room.live.steps).toBe(0);
   });
 });
