@@ -18,6 +18,7 @@ TIMERS_MAX = 1000        # ontimer calls pending at most
 LINE_MAX = 4096          # a control line is at most this long
 FRAME_MAX = 1 << 20      # a live frame is at most this many bytes
 NEST_MAX = 32            # handlers running inside handlers at most
+STOP_GRACE = 0.5         # s a handler inside mainloop has to reach an event point after Stop
 WAIT_MAX = 3600.0        # the longest single wait on the condition (s)
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _ACTIONS = ("down", "move", "up")
@@ -98,12 +99,14 @@ class Live(object):
         self.stop_queued = False
         self.dispatch = None           # the screen's handler of key and mouse events
         self.on_close = None           # what the turtle module does when the window closes
+        self.listening = None          # whether any key or mouse handler is set
         self.steps = None              # the recorder's step list, once the screen exists
         self.sent = 0                  # steps[:sent] went out in draw frames
         self.visible = 0               # steps[:visible] were painted and may go out
         self.charged = 0               # steps[:charged] had their waiting time counted
         self.d = {}                    # step index -> ms waited for it (not yet sent)
         self.dropped = 0               # events dropped while the queue was full
+        self.keys_on = False           # listen() was called: keys go to the drawing
 
     # -- the control thread
     def feed(self, ev):
@@ -112,10 +115,16 @@ class Live(object):
         interrupt = False
         with self.cond:
             if kind == "stop":
-                if self.loop_depth >= 0 and self.depth == self.loop_depth:
+                if self.loop_depth >= 0:
+                    # Inside mainloop: it ends there, or in a handler's next
+                    # wait; a handler that never waits is interrupted soon.
                     if not self.stop_queued:
                         self.stop_queued = True
                         self.events.append(ev)
+                        if self.depth > self.loop_depth:
+                            timer = threading.Timer(STOP_GRACE, self._late_stop)
+                            timer.daemon = True
+                            timer.start()
                 else:
                     interrupt = True
             elif kind == "close":
@@ -125,6 +134,8 @@ class Live(object):
             elif kind == "answer":
                 if self.asking:
                     self.answers.append(ev[1])
+            elif kind == "key" and not self.keys_on:
+                return                 # as with Tk: keys go elsewhere until listen()
             elif len(self.events) < QUEUE_MAX:
                 self.events.append(ev)
             else:
@@ -133,6 +144,18 @@ class Live(object):
             self.cond.notify_all()
         if interrupt:
             self._interrupt()
+
+    def _late_stop(self):
+        """A stop queued while a handler ran that never reached an event point: interrupt it."""
+        with self.cond:
+            if not self.stop_queued:
+                return
+            self.stop_queued = False
+            try:
+                self.events.remove(("stop",))
+            except ValueError:
+                pass
+        self._interrupt()
 
     # -- drawing steps
     def attach(self, steps):
@@ -171,7 +194,7 @@ class Live(object):
             d = self.d
             out = []
             for j, text in enumerate(texts):
-                out.append('%s,"d":%d}' % (text[:-1], d.pop(start + j, 0)))
+                out.append('%s,"ms":%d}' % (text[:-1], d.pop(start + j, 0)))
             self.sent = start + len(texts)
             self._send({"type": "draw", "from": start, "steps": self._raw("[" + ",".join(out) + "]")})
 
@@ -209,12 +232,12 @@ class Live(object):
         self.flush()
         self.run_ready()
 
-    def wait_until(self, deadline, until_closed=False):
-        """Wait until deadline (None: for ever), running handlers as their events come."""
+    def wait_until(self, deadline, until=None):
+        """Wait until deadline (None: for ever) or until() is true, running handlers as their events come."""
         while True:
             self.flush()
             self.run_ready()
-            if until_closed and self.closed:
+            if until is not None and until():
                 return
             now = _clock()
             if deadline is not None and now >= deadline:
@@ -243,8 +266,17 @@ class Live(object):
             raise ValueError("sleep length must be non-negative")
         self.wait_until(_clock() + min(float(secs), 1e9))
 
+    def _over(self):
+        """Whether mainloop() is over: the window closed, or nothing could happen any more."""
+        if self.closed:
+            return True
+        with self.cond:
+            if self.timers or self.stop_queued or self.close_queued:
+                return False
+        return not (self.listening is not None and self.listening())
+
     def mainloop(self):
-        """Wait for events until the window closes (close, bye, or Stop here)."""
+        """Wait for events until the window closes (close, bye, Stop here) or nothing could happen."""
         self.show()
         if self.closed:
             self.flush()
@@ -253,7 +285,7 @@ class Live(object):
             saved = self.loop_depth
             self.loop_depth = self.depth
         try:
-            self.wait_until(None, until_closed=True)
+            self.wait_until(None, until=self._over)
         finally:
             with self.cond:
                 self.loop_depth = saved

@@ -472,8 +472,10 @@ class Runner(object):
         except Exception:
             pass
         _wait_read(1)
-        self.frames.send({"type": "input", "prompt": text})
         try:
+            # Inside the try: a stop landing just after the frame went out
+            # still ends with input_done.
+            self.frames.send({"type": "input", "prompt": text})
             stream = sys.stdin if sys.stdin is not None else self.stdin
             if stream is None:
                 line = ""

@@ -620,6 +620,7 @@ class TurtleScreen(object):
             return
         _check_open()
         self._listening = True
+        live.keys_on = True
         live.send({"type": "listen"})
 
     def ontimer(self, fun, t=0):
@@ -639,6 +640,12 @@ class TurtleScreen(object):
         self._keypress = {}
         self._keyrelease = {}
         self._pressed = None
+
+    def _has_handlers(self):
+        """Whether a key, click, release or drag handler is set (mainloop then waits)."""
+        if self._clicks or self._keypress or self._keyrelease:
+            return True
+        return any(t._clicks or t._releases or t._drags for t in self._turtles)
 
     def _on_event(self, ev):
         """Deliver one key or mouse event to the handlers, as Tk would."""
@@ -842,6 +849,7 @@ def Screen():
         if live is not None:
             live.attach(screen._rec.steps)
             live.dispatch = screen._on_event
+            live.listening = screen._has_handlers
             screen._live_screen()
     return Turtle._screen
 

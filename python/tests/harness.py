@@ -1,12 +1,15 @@
 """Run kidrunner.py as a subprocess, as the host does but without the sandbox."""
 
+import fcntl
 import glob
 import json
 import os
 import struct
 import subprocess
 import sys
+import termios
 import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYDIR = os.path.dirname(HERE)
@@ -19,7 +22,8 @@ CORPUS = os.path.join(HERE, "corpus")
 def fidelity_programs():
     """The programs whose output must match CPython's turtle, as (name, path):
     fidelity/NAME.py, and the corpus programs that use turtle as corpus_NAME.
-    Expected outputs live in fidelity/NAME.expected (gen_fidelity.py)."""
+    Expected outputs live in fidelity/NAME.expected (gen_fidelity.py); a
+    game has its events in fidelity/NAME.events (see game_timeline)."""
     progs = []
     for path in sorted(glob.glob(os.path.join(FIDELITY, "*.py"))):
         progs.append((os.path.splitext(os.path.basename(path))[0], path))
@@ -28,6 +32,12 @@ def fidelity_programs():
             if "import turtle" in f.read():
                 progs.append(("corpus_" + os.path.splitext(os.path.basename(path))[0], path))
     return progs
+
+
+def game_timeline(path):
+    """The events file of a fidelity game (NAME.events beside NAME.py), or None."""
+    events = os.path.splitext(path)[0] + ".events"
+    return events if os.path.exists(events) else None
 
 
 class Run(object):
@@ -126,6 +136,72 @@ class Run(object):
         self.result_count = len(results)
         self.all_frames = frames
         return self
+
+
+def control_consumed(run, timeout=30):
+    """Wait until the runner's control thread has read and handled every line written so far.
+
+    Once the pipe is empty the thread may still be handling its last read;
+    a blank line (skipped by the runner) written after that is read only
+    when it is done, so the pipe emptying again proves it.
+    """
+    def drained():
+        buf = bytearray(4)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            fcntl.ioctl(run.control, termios.FIONREAD, buf, True)
+            if int.from_bytes(buf, sys.byteorder) == 0:
+                return True
+            time.sleep(0.002)
+        return False
+    ok = drained()
+    os.write(run.control, b"\n")
+    return drained() and ok
+
+
+EVENT_LINES = {
+    "keydown": lambda e: [{"type": "key", "key": e["key"], "down": True}],
+    "keyup": lambda e: [{"type": "key", "key": e["key"], "down": False}],
+    "key": lambda e: [{"type": "key", "key": e["key"], "down": True},
+                      {"type": "key", "key": e["key"], "down": False}],
+    "click": lambda e: [{"type": "mouse", "action": a, "x": e["x"], "y": e["y"],
+                         "button": e.get("button", 1)} for a in ("down", "up")],
+    "close": lambda e: [{"type": "close"}],
+}
+
+
+def read_timeline(path):
+    """The events of a timeline file (JSONL, as `kidcoder run --events` reads it), in order."""
+    with open(path, encoding="utf-8") as f:
+        events = [json.loads(line) for line in f if line.strip()]
+    if not any(e["type"] == "close" for e in events):
+        events.append({"at_ms": (events[-1]["at_ms"] if events else 0) + 1000, "type": "close"})
+    return events
+
+
+def play(run, events, sync=None, timeout=60):
+    """Play a timeline into a live run through its control pipe.
+
+    Each event goes out at its at_ms, counted from now, and never before the
+    program has printed sync[i] lines (the lines CPython had printed when it
+    got that event), so a slow machine cannot reorder output and events.
+    """
+    start = time.monotonic()
+    for i, ev in enumerate(events):
+        delay = start + ev["at_ms"] / 1000.0 - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        if sync is not None:
+            want = sync[i]
+            with run.frame_event:
+                run.frame_event.wait_for(
+                    lambda: b"".join(run.out).count(b"\n") >= want or run.proc.poll() is not None,
+                    timeout)
+        for line in EVENT_LINES[ev["type"]](ev):
+            try:
+                os.write(run.control, (json.dumps(line) + "\n").encode("utf-8"))
+            except OSError:
+                return
 
 
 def run(program, lang="en", stdin=b"", extra=()):
