@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"bytes"
+	"io"
+	"log"
 	"sort"
 	"strings"
 	"testing"
@@ -24,6 +26,7 @@ type xconn struct {
 }
 
 func dialX(t testing.TB, display string) *xconn {
+	xgb.Logger = log.New(io.Discard, "", 0) // Xvfb here needs no authority file: nothing to say
 	c, err := xgb.NewConnDisplay(display)
 	if err != nil {
 		t.Fatalf("connecting to %s: %v", display, err)
