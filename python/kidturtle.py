@@ -661,6 +661,10 @@ class TurtleScreen(object):
                 fun[0]()
             return
         _, action, x, y, btn = ev
+        # As CPython computes them from the canvas pixel: canvasx(px) / xscale
+        # and -canvasy(py) / yscale, so y 0 comes out as -0.0 there too.
+        xs, ys = self.xscale, self.yscale
+        x, y = (x * xs + 0.0) / xs, -((-y * ys) + 0.0) / ys
         if action == "down":
             t = self._hit(x, y)
             self._pressed = (t, btn)

@@ -3,6 +3,7 @@
 The expected outputs were produced by gen_fidelity.py with the real module.
 """
 
+import json
 import os
 import shutil
 import tempfile
@@ -27,6 +28,8 @@ class FidelityTest(unittest.TestCase):
         self.assertGreater(len(programs), 10)
         self.assertIn("corpus_flower", [name for name, _ in programs])
         for name, prog in programs:
+            if harness.game_timeline(prog):
+                continue
             with self.subTest(program=name):
                 with open(prog, encoding="utf-8") as f:
                     src = f.read()
@@ -37,6 +40,29 @@ class FidelityTest(unittest.TestCase):
                 self.assertEqual(r.stderr, "")
                 self.assertEqual(r.stdout.splitlines(), expected.splitlines())
                 self.assertIsNotNone(r.result)
+
+    def test_games_match_real_turtle(self):
+        """The games, played live with their timelines, print what CPython's turtle printed."""
+        games = [(name, prog) for name, prog in harness.fidelity_programs()
+                 if harness.game_timeline(prog)]
+        self.assertGreaterEqual(len(games), 4)
+        for name, prog in games:
+            with self.subTest(program=name):
+                events = harness.read_timeline(harness.game_timeline(prog))
+                with open(os.path.join(FIDELITY, name + ".sync"), encoding="utf-8") as f:
+                    sync = json.load(f)
+                self.assertEqual(len(sync), len(events))
+                path = shutil.copy(prog, os.path.join(self.tmp, name + ".py"))
+                run = harness.Run(path, extra=["--live"])
+                harness.play(run, events, sync)
+                r = run.finish()
+                with open(os.path.join(FIDELITY, name + ".expected"), encoding="utf-8") as f:
+                    expected = f.read()
+                self.assertEqual(r.stderr, "")
+                self.assertEqual(r.code, 0)
+                self.assertIsNone(r.result["error"])
+                self.assertEqual(r.stdout.splitlines(), expected.splitlines())
+                self.assertTrue(any(f["type"] == "draw" for f in r.all_frames))
 
 
 if __name__ == "__main__":
