@@ -270,6 +270,39 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(r.code, 1)
         self.assertEqual(r.result["error"]["type"], "ValueError")
 
+    def test_exitonclick_closes_on_click(self):
+        r = self.start(
+            "import turtle\n"
+            "turtle.forward(20)\n"
+            "print('ready')\n"
+            "turtle.exitonclick()\n"
+            "print('after')\n"
+            "turtle.left(90)\n"
+            "print('never')\n")
+        self.wait_out(r, "ready\n")
+        self.send(r, {"type": "mouse", "action": "down", "x": 150, "y": 150, "button": 1})
+        r.finish()
+        self.assertEqual(r.stdout, "ready\nafter\n")
+        self.assertEqual(r.code, 0)
+        self.assertEqual(r.stderr, "")
+        self.assertEqual(len(self.frames(r, "bye")), 1)
+        self.assertEqual(r.result["drawing"]["turtles"][0]["x"], 20)
+
+    def test_timer_error_points_at_timer_line(self):
+        r = self.start(
+            "import turtle\n"
+            "def tick():\n"
+            "    turtle.forward(10)\n"
+            "    turtle.color('blurple')\n"
+            "turtle.ontimer(tick, 10)\n"
+            "turtle.done()\n")
+        r.finish()
+        self.assertEqual(r.code, 1)
+        self.assertEqual(r.result["error"]["type"], "TurtleGraphicsError")
+        self.assertEqual(r.result["error"]["line"], 4)
+        self.assertIn('main.py", line 6, in <module>', r.stderr)
+        self.assertIn('main.py", line 4, in tick', r.stderr)
+
     def test_stop_in_mainloop_ends_it(self):
         r = self.start(
             "import turtle\n"
