@@ -98,6 +98,9 @@ type usage struct {
 	// is the host's stdin pipe. running: a task of the run was runnable.
 	readingStdin, running bool
 	scratchFiles          int64 // files and folders in the scratch; -1 unknown
+	// stale: the platform repeated its last reading (macOS reads `ps`
+	// only every rssEvery), so this sample says nothing new.
+	stale bool
 }
 
 type event struct {
@@ -413,9 +416,13 @@ func (p *Process) supervise() {
 			p.cpuRun = max(p.cpuRun, u.cpuTotal)
 			p.runPeak = max(p.runPeak, u.runPeak)
 			p.mu.Unlock()
-			waiting := p.sawWaiting(u, u.cpuTotal-lastCPU, now.Sub(last))
-			clock.charge(now.Sub(last), waiting && wasWaiting, u.cpuTotal, now)
-			wasWaiting, last, lastCPU = waiting, now, u.cpuTotal
+			// A live run's intervals run between real readings: a repeated
+			// one would show a run asleep at one reading as asleep all along.
+			if !(p.spec.Live && u.stale) {
+				waiting := p.sawWaiting(u, u.cpuTotal-lastCPU, now.Sub(last))
+				clock.charge(now.Sub(last), waiting && wasWaiting, u.cpuTotal, now)
+				wasWaiting, last, lastCPU = waiting, now, u.cpuTotal
+			}
 			switch busy, idle := clock.busyOver(pol), clock.idleOver(pol, now); {
 			case u.oomKills > 0:
 				p.mu.Lock()

@@ -149,16 +149,16 @@ func (s *sysState) finish() {}
 func (s *sysState) sample(uint64) usage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	last := func() usage {
-		return usage{peak: s.peak, cpu: s.cpu, cpuTotal: s.cpu, readingStdin: s.sleeping, running: !s.sleeping, scratchFiles: -1}
+	last := func(stale bool) usage {
+		return usage{peak: s.peak, cpu: s.cpu, cpuTotal: s.cpu, readingStdin: s.sleeping, running: !s.sleeping, scratchFiles: -1, stale: stale}
 	}
 	if s.pid == 0 || time.Since(s.last) < rssEvery {
-		return last()
+		return last(true)
 	}
 	s.last = time.Now()
 	out, err := exec.Command("/bin/ps", "-o", "rss=,cputime=,state=", "-p", strconv.Itoa(s.pid)).Output()
 	if err != nil {
-		return last()
+		return last(true)
 	}
 	f := strings.Fields(string(out))
 	if len(f) == 3 {
@@ -168,7 +168,7 @@ func (s *sysState) sample(uint64) usage {
 		s.cpu = max(s.cpu, psCPUTime(f[1]))
 		s.sleeping = strings.HasPrefix(f[2], "S") || strings.HasPrefix(f[2], "I")
 	}
-	return last()
+	return last(false)
 }
 
 // failure is nil: nothing is set up after the sandbox starts.
