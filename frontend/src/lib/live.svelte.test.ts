@@ -159,6 +159,8 @@ describe('LiveState keys and focus', () => {
     expect(live.key({ key: 'ArrowUp', code: 'ArrowUp' }, true)).toBe(false);
     live.frame({ type: 'listen' });
     expect(live.keysFocused).toBe(true);
+    // listen() made the screen: the drawing shows, so the child sees where the keys go
+    expect(live.showing).toBe(true);
     expect(live.key({ key: 'ArrowUp', code: 'ArrowUp' }, true)).toBe(true);
     expect(live.key({ key: 'ArrowUp', code: 'ArrowUp' }, false)).toBe(true);
     await flush();

@@ -125,9 +125,12 @@ export class LiveState {
         break;
       }
       case 'listen':
+        // listen() made the turtle screen, so the drawing shows even before anything is drawn.
         if (!this.closed) {
           this.listened = true;
           this.keysFocused = true;
+          this.showing = true;
+          this.#kick();
         }
         break;
       case 'dialog':
