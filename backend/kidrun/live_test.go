@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Send refuses what is not a well-formed event before anything reaches the
@@ -136,5 +137,57 @@ func TestLiveFramesReachTheObserver(t *testing.T) {
 	}
 	if !types["screen"] || !types["draw"] || !types["listen"] {
 		t.Errorf("live frame types %v, want screen, draw and listen", types)
+	}
+}
+
+// A live game's clocks go by what the host sees of the real runner: a
+// timer game the child keeps playing outlasts its wall clock many times
+// over, and a game left waiting without input is put away as "quiet",
+// not stopped by the wall clock before that.
+func TestLiveGameClocks(t *testing.T) {
+	e := testEngine(t)
+	pol := e.Policy()
+	pol.WallTime, pol.CPUTime, pol.IdleTime = 1500*time.Millisecond, 1500*time.Millisecond, time.Minute
+	timerGame := `import turtle
+t = turtle.Turtle()
+turns = 0
+def move():
+    t.forward(5)
+    turtle.ontimer(move, 100)
+def turn():
+    global turns
+    turns += 1
+    print("TURN", turns, flush=True)
+    t.left(90)
+turtle.listen()
+turtle.onkey(turn, "Left")
+move()
+turtle.done()
+`
+	var tl Timeline
+	for i := range 10 { // a key every 0.5 s for 5 s, then the drawing closes
+		at := time.Duration(i+1) * 500 * time.Millisecond
+		tl = append(tl, Timed{at, Event{Type: "key", Key: "Left", Down: true}}, Timed{at, Event{Type: "key", Key: "Left"}})
+	}
+	tl = append(tl, Timed{5500 * time.Millisecond, Event{Type: "close"}})
+	r, err := e.Start(context.Background(), Request{Code: []byte(timerGame), Name: "snake.py", Stdin: []byte{}, Live: true, Policy: &pol}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Play(context.Background(), tl)
+	// Closing may land inside move(), whose next turtle call then ends the
+	// program quietly, as with CPython's Terminator.
+	if res := r.Wait(); res.Status != "ok" || !strings.HasSuffix(res.Stdout, "TURN 10\n") {
+		t.Fatalf("a played timer game: %s limit=%q after %d ms: %q %q", res.Status, res.Limit, res.DurationMS, res.Stdout, res.Stderr)
+	}
+
+	pol.IdleTime = 4 * time.Second
+	r, err = e.Start(context.Background(), Request{Code: []byte("import turtle\nturtle.listen()\nturtle.onkey(lambda: None, 'Up')\nturtle.done()\n"), Name: "wait.py", Stdin: []byte{}, Live: true, Policy: &pol, Lang: "en"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.Wait()
+	if res.Status != "timeout" || res.Limit != "quiet" || res.DurationMS < 4000 || !strings.Contains(res.Message, "no keys or clicks") {
+		t.Fatalf("a game left alone: %s limit=%q after %d ms: %q", res.Status, res.Limit, res.DurationMS, res.Message)
 	}
 }

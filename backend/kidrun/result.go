@@ -3,6 +3,7 @@ package kidrun
 import (
 	"encoding/base64"
 	"encoding/json"
+	"math"
 	"strconv"
 
 	"kidcoder/backend/text"
@@ -145,7 +146,7 @@ func limitMessage(r *Result, lang string) string {
 		"seconds": strconv.FormatFloat(r.Limits.WallSeconds, 'f', -1, 64),
 		"cpu":     strconv.FormatFloat(r.Limits.CPUSeconds, 'f', -1, 64),
 		"idle":    strconv.FormatFloat(r.Limits.IdleSeconds, 'f', -1, 64),
-		"minutes": strconv.FormatFloat(r.Limits.IdleSeconds/60, 'f', -1, 64),
+		"minutes": strconv.FormatFloat(math.Round(r.Limits.IdleSeconds/6)/10, 'f', -1, 64),
 		"files":   strconv.FormatInt(r.Limits.ScratchFiles, 10),
 		"mib":     strconv.FormatInt(r.Limits.MemoryMiB, 10),
 		"kib":     strconv.FormatInt(r.Limits.OutputKiB, 10),
