@@ -248,8 +248,10 @@ export type DrawStep = (
   | { k: 'bg'; s: number; c: string }
   | { k: 'look'; t: number; s: number; shape: string; visible: boolean; size: number; parts?: unknown }
 ) & {
-  /** Live runs only: the milliseconds the program spent animating this step. */
+  /** Live runs only: the milliseconds the program spent animating this step (a dot's `d` is its diameter). */
   d?: number;
+  /** Live runs only: the same time under the name the runner sends it. */
+  ms?: number;
 };
 
 export interface TurtleInfo {

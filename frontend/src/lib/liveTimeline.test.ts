@@ -72,6 +72,16 @@ describe('LiveTimeline', () => {
     expect(tl.add([mv(0)], 3, 0)).toBe(0);
   });
 
+  it('takes the time from ms (as the runner sends it) or d; a dot’s d is its diameter', () => {
+    const tl = new LiveTimeline();
+    const dot = (extra: object) => ({ k: 'dot', t: 0, s: 3, x: 0, y: 0, d: 20, c: '#000000', ...extra }) as DrawStep;
+    tl.add([{ ...mv(0), d: undefined, ms: 40 } as DrawStep, dot({}), dot({ ms: 10 })], 0, 0);
+    expect(tl.at(39)).toEqual({ complete: 0, partial: { index: 0, p: 39 / 40 } });
+    // the first dot is instant: its d is a size, not a time
+    expect(tl.at(40).complete).toBe(2);
+    expect(tl.end).toBe(50);
+  });
+
   it('a missing, negative or huge d is bounded', () => {
     const tl = new LiveTimeline();
     const noD = { k: 'turn', t: 0, s: 3, h: 90 } as DrawStep;

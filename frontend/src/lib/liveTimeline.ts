@@ -1,5 +1,5 @@
 // The live drawing's timeline: steps arrive while the program runs, each
-// animating over its `d` ms from max(its arrival, the previous step's end),
+// animating over its own time (animationMs) from max(its arrival, the previous step's end),
 // so a burst of steps still plays in order and a slow program is followed
 // as it goes.
 
@@ -7,6 +7,16 @@ import type { DrawStep } from './backend';
 
 /** The longest one step may animate: a forged `d` cannot hold the drawing up for ever. */
 export const MAX_STEP_MS = 60_000;
+
+/**
+ * How long a live step animates: its `ms` as the runner sends it, or `d` as
+ * the protocol names it, except on a dot, where `d` is the diameter.
+ * Bounded to 0..MAX_STEP_MS.
+ */
+export function animationMs(s: DrawStep): number {
+  const raw = typeof s.ms === 'number' ? s.ms : s.k === 'dot' ? 0 : s.d;
+  return typeof raw === 'number' && Number.isFinite(raw) && raw > 0 ? Math.min(raw, MAX_STEP_MS) : 0;
+}
 
 export interface LiveMoment {
   /** Steps [0, complete) have finished. */
@@ -45,8 +55,7 @@ export class LiveTimeline {
     let added = 0;
     for (let j = this.steps.length - from; j < steps.length; j++) {
       const s = steps[j];
-      const raw = s.d;
-      const d = typeof raw === 'number' && Number.isFinite(raw) && raw > 0 ? Math.min(raw, MAX_STEP_MS) : 0;
+      const d = animationMs(s);
       const start = Math.max(now, this.end);
       this.steps.push(s);
       this.#starts.push(start);

@@ -229,7 +229,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
     const port: LiveRunPort = {
       frame(frame) {
         const f = frame as { type: string; steps?: DrawStep[] };
-        if (f.type === 'draw' && f.steps) drawn.push(...f.steps.map(({ d: _d, ...step }) => step as DrawStep));
+        if (f.type === 'draw' && f.steps) drawn.push(...f.steps.map(({ ms: _ms, ...step }) => step as DrawStep));
         emit(EventRunLive, { runId, frame });
       },
       out: (text) => out(text),

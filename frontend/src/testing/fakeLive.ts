@@ -1,6 +1,6 @@
 // The fake backend's live runs: a turtle program's drawing sent as screen and
 // draw frames paced like the runner (each step's frame when it starts, with
-// its `d`), a program that listens moving its turtle with the arrow keys and
+// its animation time in `ms`), a program that listens moving its turtle with the arrow keys and
 // dotting clicks until the drawing is closed, and textinput/numinput dialogs.
 
 import type { DrawStep } from '../lib/backend';
@@ -19,13 +19,13 @@ export interface LiveRunPort {
 
 export const FAKE_SCREEN = { type: 'screen', width: 400, height: 400, bg: '#ffffff', scale: [1, 1], view: [-200, -200, 400, 400], title: 'Python Turtle Graphics' };
 
-/** Sends `steps` as the runner does in a live run: each with its `d`, in a frame when it starts; returns the next step number. */
+/** Sends `steps` as the runner does in a live run: each with its `ms`, in a frame when it starts; returns the next step number. */
 export async function playSteps(port: LiveRunPort, steps: readonly DrawStep[], from: number): Promise<number> {
   const tl = buildTimeline(steps);
   let batch: DrawStep[] = [];
   let batchFrom = from;
   for (let i = 0; i < steps.length && !port.stopped(); i++) {
-    batch.push({ ...steps[i], d: tl.durations[i] });
+    batch.push({ ...steps[i], ms: tl.durations[i] });
     if (tl.durations[i] > 0) {
       port.frame({ type: 'draw', from: batchFrom, steps: batch });
       batchFrom = from + i + 1;
