@@ -9,11 +9,16 @@ import (
 type SandboxLimits struct {
 	// WallSeconds is the engine's wall clock, not counting time spent
 	// waiting for the child to type. Runs from the window use the settings'
-	// timeoutSeconds instead, which can change without a new status.
+	// timeoutSeconds instead, which can change without a new status; they
+	// are live, so it counts their busy time since they last waited
+	// (docs/sandbox-limits.md, "Live runs").
 	WallSeconds float64 `json:"wallSeconds"`
-	// IdleSeconds is the most time, summed over a run, it may wait for input.
+	// IdleSeconds is the most time, summed over a run, it may wait for
+	// input; a live run (every run from the window) ends after this long
+	// without a key, click, answer or typed line.
 	IdleSeconds float64 `json:"idleSeconds"`
-	// CPUSeconds bounds each process and the run's processes together.
+	// CPUSeconds bounds each process and the run's processes together; in a
+	// live run, the run's CPU since it last waited, each process getting an hour.
 	CPUSeconds float64 `json:"cpuSeconds"`
 	// MemoryBytes bounds the whole run where the containment's bounds name
 	// "memory", else each process.
