@@ -113,6 +113,9 @@ func parseScripted(raw []byte) ([]Event, time.Duration, error) {
 		return nil, 0, errors.New("at_ms is a number of milliseconds from 0 to 3600000")
 	}
 	at := time.Duration(*s.AtMS * float64(time.Millisecond))
+	if err := s.onlyItsFields(); err != nil {
+		return nil, 0, err
+	}
 	evs, err := s.events()
 	if err != nil {
 		return nil, 0, err
@@ -123,6 +126,29 @@ func parseScripted(raw []byte) ([]Event, time.Duration, error) {
 		}
 	}
 	return evs, at, nil
+}
+
+// onlyItsFields refuses a field that the line's type does not use, so a
+// mistyped line is caught instead of played as something else.
+func (s scripted) onlyItsFields() error {
+	key := s.Key != ""
+	point := s.X != nil || s.Y != nil || s.Button != nil
+	text := s.Text != nil
+	var stray bool
+	switch s.Type {
+	case "key", "keydown", "keyup":
+		stray = point || text
+	case "click", "mousedown", "mouseup", "mousemove":
+		stray = key || text
+	case "answer":
+		stray = key || point
+	case "close":
+		stray = key || point || text
+	}
+	if stray {
+		return errors.New("a field that a " + s.Type + " line does not take")
+	}
+	return nil
 }
 
 // events are the control events one scripted line stands for: a key

@@ -85,6 +85,10 @@ func TestParseTimelineRefuses(t *testing.T) {
 		{`{"at_ms": 1, "type": "click", "x": 1, "y": 1, "button": 4}`, "button"},
 		{`{"at_ms": 1, "type": "answer", "text": "` + strings.Repeat("字", 2001) + `"}`, "answer"},
 		{`{"at_ms": 1, "type": "scroll"}`, "the type is"},
+		{`{"at_ms": 1, "type": "key", "key": "Up", "x": 3}`, "does not take"},
+		{`{"at_ms": 1, "type": "click", "x": 1, "y": 1, "key": "a"}`, "does not take"},
+		{`{"at_ms": 1, "type": "close", "text": "bye"}`, "does not take"},
+		{`{"at_ms": 1, "type": "answer", "text": "hi", "button": 1}`, "does not take"},
 	} {
 		_, err := ParseTimeline([]byte(ok + ok + tt.line + "\n" + ok))
 		if !errors.Is(err, ErrBadTimeline) || !strings.Contains(err.Error(), "line 3:") || !strings.Contains(err.Error(), tt.why) {
