@@ -133,6 +133,8 @@ def configure(lang=None, max_steps=None, notices=None, messages=None, live=None)
         _Config.notices = notices
     if live is not None:
         global _LIVE
+        if _LIVE is None:
+            _pace_moves_and_turns()
         _LIVE = live
         live.on_close = _window_closed
 
@@ -856,6 +858,25 @@ def Screen():
             live.listening = screen._has_handlers
             screen._live_screen()
     return Turtle._screen
+
+
+def _pace_moves_and_turns():
+    """Give moves and turns their live pacing: the hot paths are wrapped only in live runs, so plain runs pay nothing."""
+    plain_goto, plain_rotate = RawTurtle._goto_xy, RawTurtle._rotate
+
+    def _goto_xy(self, x, y):
+        sx, sy = self._x, self._y
+        s = self._speed if self.screen._tracing == 1 else 0
+        plain_goto(self, x, y)
+        self._live_goto(sx, sy, x, y, s)
+
+    def _rotate(self, angle):
+        ox, oy = self._ox, self._oy
+        plain_rotate(self, angle)
+        self._live_rotate(ox, oy, angle * self._degreesPerAU)
+
+    RawTurtle._goto_xy = _goto_xy
+    RawTurtle._rotate = _rotate
 
 
 def _check_open():
@@ -1814,8 +1835,6 @@ class RawTurtle(TPen, TNavigator):
             self._poly.append(_vec(x, y))
         if self._curlen > 42:
             self._newLine()
-        if _LIVE is not None:
-            self._live_goto(sx, sy, x, y, s)
 
     def _undogoto(self, entry):
         ox, oy, nx, ny, drawing, filling, i, curlen = entry
@@ -1862,8 +1881,6 @@ class RawTurtle(TPen, TNavigator):
             self._record_turn()
         else:
             self._turn_pending = True
-        if _LIVE is not None:
-            self._live_rotate(ox, oy, angle)
 
     def _newLine(self, usePos=True):
         if self._curlen > 1:
