@@ -2,7 +2,8 @@
 // the real Go app and the real sandbox (cmd/kidcoder-devserver).
 //
 // Usage: node e2e/browser/real_backend.mjs  (from the repository root, after
-// make build). Prints one line per check and exits non-zero on any failure.
+// make build; KIDCODER_DEVSERVER names another dev server binary). Prints one
+// line per check and exits non-zero on any failure.
 // Screenshots go to test-artifacts/.
 
 import { spawn } from 'node:child_process';
@@ -31,7 +32,7 @@ async function startServer() {
   const home = mkdtempSync(join(tmpdir(), 'kidcoder-browser-'));
   const settings = join(home, 'settings.json');
   writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds: 10 }));
-  const bin = join(repo, 'build', 'bin', 'kidcoder-devserver');
+  const bin = process.env.KIDCODER_DEVSERVER || join(repo, 'build', 'bin', 'kidcoder-devserver');
   const proc = spawn(bin, ['-dist', join(repo, 'frontend', 'dist'), '-settings', settings], {
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LANG: 'C.UTF-8' },
     stdio: ['ignore', 'pipe', 'inherit'],
