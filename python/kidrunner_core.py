@@ -780,19 +780,28 @@ def step_texts(steps, budget, fields):
     scalar = {}          # colours and widths repeat: encode each once
     # "%.2f" reads back as exactly round(v, 2), and costs one C call for the lot.
     move_fmt = '{"k":"move","t":%d,"s":%d,"x1":%.2f,"y1":%.2f,"x2":%.2f,"y2":%.2f'
+    last_c = last_w = last_tail = None     # the last move's colour and width, and their text
     for st in steps:
         k = st[0]
         if k == "move":
-            t, s, x1, y1, x2, y2, c, w = st[1:]
-            key = (c, w, type(w))
-            try:
-                tail = scalar.get(key)
-            except TypeError:       # a width the program made unhashable
-                key = tail = None
-            if tail is None:
-                tail = "}" if c is None else ',"c":%s,"w":%s}' % (to_json(c), to_json(w))
-                if key is not None:
-                    scalar[key] = tail
+            _, t, s, x1, y1, x2, y2, c, w = st
+            # Runs of moves share one colour and width (the same objects).
+            if c is last_c and w is last_w and last_tail is not None:
+                tail = last_tail
+            else:
+                key = (c, w, type(w))
+                try:
+                    tail = scalar.get(key)
+                except TypeError:       # a width the program made unhashable
+                    key = tail = None
+                if tail is None:
+                    tail = "}" if c is None else ',"c":%s,"w":%s}' % (to_json(c), to_json(w))
+                    if key is not None:
+                        scalar[key] = tail
+                if key is not None and (type(w) is int or type(w) is float):
+                    last_c, last_w, last_tail = c, w, tail
+                else:
+                    last_tail = None
             if (type(x1) is float and type(y1) is float and type(x2) is float and type(y2) is float
                     and type(t) is int and type(s) is int):
                 total = x1 + y1 + x2 + y2
