@@ -217,3 +217,24 @@ func TestLiveNeedsFrames(t *testing.T) {
 		t.Fatal("a live spec without frames was accepted")
 	}
 }
+
+// The host's own copy of a live run's stdin never keeps a write waiting
+// for a reader that is gone: input larger than the pipe, for a program
+// that ends without reading it, fails once the run is over.
+func TestLiveStdinWriteEndsWithTheRun(t *testing.T) {
+	needSandbox(t)
+	p := startCode(t, "print('bye')\n", Spec{Policy: livePolicy(5*time.Second, 5*time.Second, time.Minute), Frames: true, Live: true}, nil)
+	wrote := make(chan error, 1)
+	go func() { wrote <- p.WriteInput(make([]byte, 1<<20)) }()
+	select {
+	case err := <-wrote:
+		if err == nil {
+			t.Error("1 MiB written to a program that read none of it")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the write to stdin still waits after the run ended")
+	}
+	if o := p.Wait(); o.Status != StatusOK || string(o.Stdout) != "bye\n" {
+		t.Errorf("%s %q", o.Status, o.Stdout)
+	}
+}

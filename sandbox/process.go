@@ -241,7 +241,7 @@ func (p *Process) launch(ctx context.Context) (err error) {
 		end := time.Now()
 		close(p.exited)
 		if p.stdinPeek != nil {
-			// No reader is left: a write to stdin fails instead of waiting.
+			// The run is over: nothing is left to look at in its stdin.
 			p.stdinPeek.Close()
 		}
 		// The sandbox's init is gone once bwrap has reaped it, and with it
