@@ -249,7 +249,18 @@ class Live(object):
                 if self.timers and self.depth < NEST_MAX:
                     timeout = min(timeout, max(0.0, self.timers[0][0] - now))
                 if timeout > 0:
-                    self.cond.wait(timeout)
+                    self._wait(timeout)
+
+    def _wait(self, timeout):
+        """Wait on the queue's condition (held by the caller) for at most timeout seconds.
+
+        Stop interrupts the wait; the KeyboardInterrupt is raised again here,
+        so the child's traceback ends at its own line, not inside threading.
+        """
+        try:
+            self.cond.wait(timeout)
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt from None
 
     def sleep(self, secs):
         """time.sleep for live runs: as long as asked, handlers running meanwhile."""
@@ -311,7 +322,7 @@ class Live(object):
                     if self.timers and self.depth < NEST_MAX:
                         timeout = max(0.0, min(timeout, self.timers[0][0] - _clock()))
                     if timeout > 0:
-                        self.cond.wait(timeout)
+                        self._wait(timeout)
         finally:
             with self.cond:
                 self.asking = False

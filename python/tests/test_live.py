@@ -328,6 +328,9 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(r.code, 130)
         self.assertEqual(r.stdout, "ready\n")
         self.assertEqual(r.result["error"]["type"], "KeyboardInterrupt")
+        self.assertEqual(r.result["error"]["line"], 3)
+        # The traceback ends at the child's sleep, as with the real time.sleep.
+        self.assertTrue(r.stderr.endswith('line 3, in <module>\n    time.sleep(600)\nKeyboardInterrupt\n'), r.stderr)
 
     def test_sleep_runs_handlers_and_checks_its_argument(self):
         r = self.start(
