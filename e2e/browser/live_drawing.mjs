@@ -138,6 +138,16 @@ async function main() {
     const last = await page.evaluate(() => window.__kidcoderFake.sent.filter((s) => s.ev.type === 'mouse' && s.ev.action === 'down').at(-1).ev);
     check('a click maps to turtle coordinates, to the pixel', Math.abs(last.x - 100) <= tol(box2) && Math.abs(last.y - 50) <= tol(box2), JSON.stringify(last));
 
+    // After setworldcoordinates(0, 0, 100, 100) a click maps through the new view; the title shows.
+    await sendFrame(page, { type: 'screen', width: 400, height: 400, bg: '#ffffff', scale: [4, 4], view: [0, 0, 100, 100], title: '贪吃蛇 Snake' });
+    check('the window title shows', (await page.locator('.window-title').innerText().catch(() => '')) === '贪吃蛇 Snake');
+    const box3 = await page.locator('.stage.live canvas').boundingBox();
+    const k3 = Math.min(box3.width, box3.height) / 100;
+    await page.mouse.click(box3.x + box3.width / 2 + 25 * k3, box3.y + box3.height / 2 + 10 * k3);
+    const world = await page.evaluate(() => window.__kidcoderFake.sent.filter((s) => s.ev.type === 'mouse' && s.ev.action === 'down').at(-1).ev);
+    const tolW = 0.5 / k3 + 1e-9;
+    check('after setworldcoordinates a click maps to the new world', Math.abs(world.x - 75) <= tolW && Math.abs(world.y - 40) <= tolW, JSON.stringify(world));
+
     // The close control ends the game; the final picture follows.
     await page.locator('.stage.live .close').click();
     const closed = await page.evaluate(() => window.__kidcoderFake.sent.some((s) => s.ev.type === 'close'));
