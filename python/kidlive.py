@@ -107,6 +107,7 @@ class Live(object):
         self.d = {}                    # step index -> ms waited for it (not yet sent)
         self.dropped = 0               # events dropped while the queue was full
         self.keys_on = False           # listen() was called: keys go to the drawing
+        self.deaf = False              # no control pipe, or the host closed it: no event can come
 
     # -- the control thread
     def feed(self, ev):
@@ -156,6 +157,12 @@ class Live(object):
             except ValueError:
                 pass
         self._interrupt()
+
+    def hang_up(self):
+        """No more control lines will come (called on the control thread, or without a pipe)."""
+        with self.cond:
+            self.deaf = True
+            self.cond.notify_all()
 
     # -- drawing steps
     def attach(self, steps):
@@ -284,6 +291,8 @@ class Live(object):
         with self.cond:
             if self.timers or self.stop_queued or self.close_queued:
                 return False
+        if self.deaf:
+            return True
         return not (self.listening is not None and self.listening())
 
     def mainloop(self):

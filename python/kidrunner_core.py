@@ -360,6 +360,8 @@ class Runner(object):
         self.live = kidlive.Live(self.frames.send, RawJSON, self.step_texts,
                                  self.interrupt, self.main_ident)
         time.sleep = self.live.sleep
+        if self.opts["control"] is None:
+            self.live.hang_up()
 
     def step_texts(self, steps, budget):
         """Each step's JSON text, as the result frame writes them, within budget bytes."""
@@ -412,6 +414,14 @@ class Runner(object):
 
     # -- stop and, in live runs, events
     def control_loop(self, fd):
+        try:
+            self.read_control(fd)
+        finally:
+            if self.live is not None:
+                self.live.hang_up()
+
+    def read_control(self, fd):
+        """Read the control pipe until it closes, handling it line by line."""
         buf = b""
         skipping = False          # inside a line longer than the bound
         limit = 4096

@@ -53,6 +53,21 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(r.stdout, "timer\nafter (10.00,0.00)\n")
         self.assertEqual(self.frames(r, "bye"), [])
 
+    def test_mainloop_returns_when_no_event_can_come(self):
+        r = self.start(
+            "import turtle\n"
+            "turtle.onkey(print, 'a')\n"
+            "print('ready')\n"
+            "turtle.done()\n"
+            "print('after')\n")
+        self.wait_out(r, "ready\n")
+        os.close(r.control)
+        r.control = os.open(os.devnull, os.O_WRONLY)    # finish() closes it
+        r.finish()
+        # The host closed the control pipe: no key can ever come.
+        self.assertEqual(r.stdout, "ready\nafter\n")
+        self.assertEqual(r.code, 0)
+
     def steps(self, run):
         """Every step of the draw frames, checked to be numbered without gaps."""
         out = []
