@@ -365,7 +365,8 @@ class Runner(object):
 
     def step_texts(self, steps, budget):
         """Each step's JSON text, as the result frame writes them, within budget bytes."""
-        return step_texts(steps, budget, _late_import("kidturtle").STEP_FIELDS)
+        # Steps exist only once the recorder is loaded, so self.turtle is set.
+        return step_texts(steps, budget, self.turtle.STEP_FIELDS)
 
     def load_turtle(self):
         if self.turtle is None:
