@@ -178,8 +178,9 @@ async function main() {
     await page.keyboard.press('Enter');
     check('a number out of range is asked again, with the error', await page.locator('.live-dialog .error').waitFor({ timeout: 10000 }).then(() => true, () => false));
     await page.screenshot({ path: join(artifacts, 'browser-live-dialog-error-en.png') });
-    await page.locator('.live-dialog .cancel').click();
-    check('Cancel answers None', await until(page, () => document.querySelector('.console')?.innerText.includes('None')));
+    await page.keyboard.press('Escape');
+    check('Escape cancels: the program gets None and goes on', await until(page, () => document.querySelector('.console')?.innerText.includes('None')));
+    check('Escape in the dialog does not stop the program', !(await page.locator('.console').innerText()).includes('Stop'));
     await page.locator('.drawing img').first().waitFor({ timeout: 20000 });
 
     // Chinese, at 800 × 600: the label, the close control and the dialog fit.
