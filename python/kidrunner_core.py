@@ -359,6 +359,7 @@ class Runner(object):
         kidlive = _late_import("kidlive")
         self.live = kidlive.Live(self.frames.send, RawJSON, self.step_texts,
                                  self.interrupt, self.main_ident)
+        self.parse_line = kidlive.parse_line   # held here: the program may empty sys.modules
         time.sleep = self.live.sleep
         if self.opts["control"] is None:
             self.live.hang_up()
@@ -455,7 +456,10 @@ class Runner(object):
             if line.strip() == b"stop":
                 self.interrupt()
             return
-        ev = _modules["kidlive"].parse_line(line)
+        try:
+            ev = self.parse_line(line)
+        except Exception:
+            return
         if ev is not None:
             if ev[0] == "stop":
                 self.stopped = True
