@@ -177,6 +177,7 @@ async function main() {
     await page.locator('.live-dialog input').fill('42');
     await page.keyboard.press('Enter');
     check('a number out of range is asked again, with the error', await page.locator('.live-dialog .error').waitFor({ timeout: 10000 }).then(() => true, () => false));
+    check('the answer that did not fit is there to fix', (await page.locator('.live-dialog input').inputValue()) === '42');
     await page.screenshot({ path: join(artifacts, 'browser-live-dialog-error-en.png') });
     await page.keyboard.press('Escape');
     check('Escape cancels: the program gets None and goes on', await until(page, () => document.querySelector('.console')?.innerText.includes('None')));

@@ -263,10 +263,13 @@ describe('LiveState pointer, close and dialogs', () => {
     const { live, sent } = setup();
     live.frame({ type: 'dialog', kind: 'number', title: 'Size', prompt: 'How big?', default: 5, min: 1, max: 10, error: false });
     expect(live.dialog).toMatchObject({ kind: 'number', default: 5, min: 1, max: 10, error: false });
+    expect(live.dialogStart).toBe('5');
     live.answer('7');
     expect(live.dialog).toBeNull();
     live.frame({ type: 'dialog', kind: 'number', title: 'Size', prompt: 'How big?', default: 5, min: 1, max: 10, error: true });
     expect(live.dialog?.error).toBe(true);
+    // asked again: the answer that did not fit is there to fix
+    expect(live.dialogStart).toBe('7');
     live.answer(null);
     await flush();
     expect(sent).toEqual([

@@ -69,6 +69,7 @@ export class LiveState {
   #layers: Layers<CanvasImageSource> | null = null;
   #moveInFlight = false;
   #pendingMove: ControlEvent | null = null;
+  #lastAnswer: string | null = null;
 
   constructor(backend: Backend, clock: Clock) {
     this.#backend = backend;
@@ -304,10 +305,19 @@ export class LiveState {
     this.#send({ type: 'close' });
   }
 
+  /** The text a dialog starts with: the answer that was not valid when asked again, else the default. */
+  get dialogStart(): string {
+    const d = this.dialog;
+    if (!d) return '';
+    if (d.error && this.#lastAnswer !== null) return this.#lastAnswer;
+    return d.kind === 'number' && d.default !== null ? String(d.default) : '';
+  }
+
   /** Answers the dialog: the text typed (OK), or null (Cancel). */
   answer(text: string | null): void {
     if (!this.dialog || !this.running) return;
     this.dialog = null;
+    this.#lastAnswer = text;
     this.#send({ type: 'answer', text });
   }
 
