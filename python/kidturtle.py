@@ -512,9 +512,8 @@ class TurtleScreen(object):
     def bgcolor(self, *args):
         if args:
             color = self._colorstr(args)
+            _check_open()
             live = _LIVE
-            if live is not None and live.closed:
-                raise Terminator
             self._bg = color
             self._rec.add(("bg", 0 if self._tracing != 1 else 1, normcolor(color)))
             if live is not None:
@@ -550,7 +549,7 @@ class TurtleScreen(object):
         live.repaint()
 
     def _raise_all(self):
-        # Every turtle is drawn again, in order: the last one ends on top.
+        """Every turtle is drawn again, in order: the last one ends on top."""
         for t in self._turtles:
             t._z = _next_z()
 
@@ -652,17 +651,23 @@ class TurtleScreen(object):
     def _on_event(self, ev):
         """Deliver one key or mouse event to the handlers, as Tk would."""
         if ev[0] == "key":
-            if not self._listening:
-                return
-            _, key, down = ev
-            if down:
-                fun = self._keypress.get(key) or self._keypress.get(None)
-            else:
-                fun = self._keyrelease.get(key)
-            if fun is not None:
-                fun[0]()
+            self._on_key(ev[1], ev[2])
+        else:
+            self._on_mouse(*ev[1:])
+
+    def _on_key(self, key, down):
+        """A key press or release: the most specific handler bound for it, once listen() was called."""
+        if not self._listening:
             return
-        _, action, x, y, btn = ev
+        if down:
+            fun = self._keypress.get(key) or self._keypress.get(None)
+        else:
+            fun = self._keyrelease.get(key)
+        if fun is not None:
+            fun[0]()
+
+    def _on_mouse(self, action, x, y, btn):
+        """A button press, drag or release at world point (x, y): turtle handlers, then the screen's."""
         # As CPython computes them from the canvas pixel: canvasx(px) / xscale
         # and -canvasy(py) / yscale, so y 0 comes out as -0.0 there too.
         xs, ys = self.xscale, self.yscale
