@@ -193,17 +193,29 @@ class Live(object):
             start = self.sent
             chunk = steps[start:min(end, start + 4096)]
             texts, _ = self._step_texts(chunk, FRAME_MAX - 64)
-            if not texts:
+            out = self._with_ms(texts, start)
+            if not out:
                 # One step larger than a frame: it comes only with the result.
                 self.sent = start + 1
                 self.d.pop(start, None)
                 continue
-            d = self.d
-            out = []
-            for j, text in enumerate(texts):
-                out.append('%s,"ms":%d}' % (text[:-1], d.pop(start + j, 0)))
-            self.sent = start + len(texts)
+            self.sent = start + len(out)
             self._send({"type": "draw", "from": start, "steps": self._raw("[" + ",".join(out) + "]")})
+
+    def _with_ms(self, texts, start):
+        """The step texts with their ms fields added, as many as fit in one frame (UTF-8 bytes)."""
+        d = self.d
+        out = []
+        size = 64
+        for j, text in enumerate(texts):
+            text = '%s,"ms":%d}' % (text[:-1], d.get(start + j, 0))
+            size += len(text.encode("utf-8")) + 1
+            if size > FRAME_MAX:
+                break
+            out.append(text)
+        for j in range(len(out)):
+            d.pop(start + j, None)
+        return out
 
     def finish(self):
         """Before the result: everything recorded goes out."""

@@ -535,6 +535,23 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(sum(sizes), len(steps))
         self.assertEqual(len(draws), 3)
 
+    def test_draw_frames_stay_under_a_mebibyte(self):
+        r = self.start(
+            "import turtle\n"
+            "turtle.tracer(0)\n"
+            "t = turtle.Turtle()\n"
+            "for i in range(3000):\n"
+            "    t.write('海' * 400)\n"
+            "turtle.update()\n")
+        r.finish()
+        self.assertEqual(r.code, 0)
+        draws = self.frames(r, "draw")
+        self.assertGreater(len(draws), 2)
+        for f in draws:
+            size = len(json.dumps(f, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+            self.assertLessEqual(size, kidlive.FRAME_MAX)
+        self.assertEqual(len(self.steps(r)), len(r.result["drawing"]["steps"]))
+
     def test_screen_frames(self):
         r = self.start(
             "import turtle\n"
