@@ -572,7 +572,7 @@ class TurtleScreen(object):
         live.send({"type": "screen", "width": w, "height": h,
                    "bg": normcolor(self._bg) or "#ffffff", "scale": [xs, ys],
                    "view": [round(float(v), 2) for v in view],
-                   "title": str(self._titlestring)})
+                   "title": _frame_text(self._titlestring)})
 
     def _window_size(self):
         return (self._winwidth, self._winheight)
@@ -734,8 +734,8 @@ class TurtleScreen(object):
         live = _LIVE
         if live is not None:
             _check_open()
-            return live.ask({"type": "dialog", "kind": "text", "title": str(title),
-                             "prompt": str(prompt)})
+            return live.ask({"type": "dialog", "kind": "text", "title": _frame_text(title),
+                             "prompt": _frame_text(prompt)})
         import builtins
         return builtins.input(prompt)
 
@@ -763,8 +763,8 @@ class TurtleScreen(object):
         _check_open()
         error = False
         while True:
-            answer = live.ask({"type": "dialog", "kind": "number", "title": str(title),
-                               "prompt": str(prompt), "default": _json_num(default),
+            answer = live.ask({"type": "dialog", "kind": "number", "title": _frame_text(title),
+                               "prompt": _frame_text(prompt), "default": _json_num(default),
                                "min": _json_num(minval), "max": _json_num(maxval),
                                "error": error})
             if answer is None:
@@ -915,6 +915,11 @@ def _next_z():
     """A stacking number above every one given before (the canvas raises a redrawn turtle)."""
     _z_counter[0] += 1
     return _z_counter[0]
+
+
+def _frame_text(v):
+    """A title or prompt for a live frame: its text, cut to 4000 characters (frames stay small)."""
+    return str(v)[:4000]
 
 
 def _json_num(v):
