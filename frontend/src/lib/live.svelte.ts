@@ -81,10 +81,6 @@ export class LiveState {
     return this.#scene;
   }
 
-  get timeline(): LiveTimeline {
-    return this.#timeline;
-  }
-
   /** A new run: forget the last one's drawing, focus and dialog. */
   begin(runId: string): void {
     this.#stopLoop();
