@@ -220,7 +220,7 @@ class LiveTest(unittest.TestCase):
             "        s.ontimer(tick, 20)\n"
             "    else:\n"
             "        s.bye()\n"
-            "s.ontimer(lambda: print('late'), 500)\n"
+            "s.ontimer(lambda: print('late'), 60000)\n"
             "s.ontimer(tick, 30)\n"
             "s.ontimer(lambda: print('first'))\n"
             "turtle.done()\n"
