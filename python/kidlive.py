@@ -207,8 +207,13 @@ class Live(object):
         d = self.d
         out = []
         size = 64
+        steps = self.steps
         for j, text in enumerate(texts):
-            text = '%s,"ms":%d}' % (text[:-1], d.get(start + j, 0))
+            ms = d.get(start + j, 0)
+            if steps[start + j][0] == "dot":      # a dot's d is its diameter
+                text = '%s,"ms":%d}' % (text[:-1], ms)
+            else:
+                text = '%s,"ms":%d,"d":%d}' % (text[:-1], ms, ms)
             size += len(text.encode("utf-8")) + 1
             if size > FRAME_MAX:
                 break
