@@ -794,7 +794,7 @@ def step_texts(steps, budget, fields):
     names = {k: [_jstr(f) + ":" for f in fs] for k, fs in fields.items()}
     scalar = {}          # colours and widths repeat: encode each once
     # "%.2f" reads back as exactly round(v, 2), and costs one C call for the lot.
-    move_fmt = '{"k":"move","t":%d,"s":%d,"x1":%.2f,"y1":%.2f,"x2":%.2f,"y2":%.2f'
+    move_fmt = '{"k":"move","t":%d,"s":%d,"x1":%.2f,"y1":%.2f,"x2":%.2f,"y2":%.2f%s'
     last_c = last_w = last_tail = None     # the last move's colour and width, and their text
     for st in steps:
         k = st[0]
@@ -821,7 +821,7 @@ def step_texts(steps, budget, fields):
                     and type(t) is int and type(s) is int):
                 total = x1 + y1 + x2 + y2
                 if total - total == 0:      # all finite, so valid JSON numbers
-                    text = move_fmt % (t, s, x1, y1, x2, y2) + tail
+                    text = move_fmt % (t, s, x1, y1, x2, y2, tail)
                 else:
                     text = _move_json(t, s, x1, y1, x2, y2) + tail
             else:
