@@ -72,6 +72,28 @@ describe('LiveState drawing', () => {
     expect(live.behind).toBe(false);
   });
 
+  it('offers skip to the end while a quarter second or more waits to play, until caught up', () => {
+    const { live, advance } = setup();
+    // short steps as a game or a program at its own pace sends them: nothing worth skipping
+    live.frame(draw(0, [mv(10, 0)]));
+    advance(1);
+    expect(live.behind).toBe(true);
+    expect(live.skippable).toBe(false);
+    advance(20);
+    live.frame(draw(1, [mv(100, 1), mv(100, 2), mv(100, 3)]));
+    advance(1);
+    expect(live.skippable).toBe(true);
+    advance(200);
+    expect(live.skippable).toBe(true);
+    advance(200);
+    expect(live.skippable).toBe(false);
+    live.frame(draw(4, [mv(1000, 4)]));
+    advance(1);
+    expect(live.skippable).toBe(true);
+    live.skip();
+    expect(live.skippable).toBe(false);
+  });
+
   it('after the run ends, keeps playing until caught up, then hands over to the final picture', () => {
     const { live, advance, pending } = setup();
     live.frame(draw(0, [mv(300, 0), mv(300, 1)]));

@@ -30,6 +30,9 @@ export const DEFAULT_SCREEN: ScreenFrame = {
   title: '',
 };
 
+/** How much drawing must wait to play before "skip to the end" is offered: less is over before a click. */
+export const SKIP_MS = 250;
+
 /** Mouse buttons as Tk numbers them (1 left, 2 middle, 3 right) from a PointerEvent's button. */
 export function tkButton(domButton: number): number {
   return domButton === 1 ? 2 : domButton === 2 ? 3 : 1;
@@ -45,6 +48,8 @@ export class LiveState {
   showing = $state(false);
   /** Steps that arrived have not all played yet. */
   behind = $state(false);
+  /** Enough drawing is waiting to play (SKIP_MS or more) that "skip to the end" is offered, until caught up. */
+  skippable = $state(false);
   /** The program called listen() in this run. */
   listened = $state(false);
   /** Key presses go to the drawing. */
@@ -89,6 +94,7 @@ export class LiveState {
     this.screen = DEFAULT_SCREEN;
     this.showing = false;
     this.behind = false;
+    this.skippable = false;
     this.listened = false;
     this.keysFocused = false;
     this.dialog = null;
@@ -158,6 +164,7 @@ export class LiveState {
   /** "Skip to the end": every step received plays at once; after the run, the final picture shows. */
   skip(): void {
     this.#timeline.skip(this.#clock.now());
+    this.skippable = false;
     if (this.#ended && this.#hasFinal) {
       this.#stopLoop();
       this.#advance(this.#clock.now());
@@ -197,6 +204,8 @@ export class LiveState {
     this.#paint(partial);
     const caughtUp = this.#timeline.caughtUp(now);
     this.behind = !caughtUp;
+    if (caughtUp) this.skippable = false;
+    else if (this.#timeline.end - now >= SKIP_MS) this.skippable = true;
     if (!caughtUp) {
       this.#kick();
       return;
