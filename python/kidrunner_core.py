@@ -776,6 +776,17 @@ def _move_json(t, s, x1, y1, x2, y2):
         to_json(s), _num2(x1), _num2(y1), _num2(x2), _num2(y2))
 
 
+_NAMES = {}
+
+
+def _field_names(fields):
+    """Each step kind's field names as JSON keys with their colon, worked out once per table."""
+    names = _NAMES.get(id(fields))
+    if names is None or names[0] is not fields:
+        names = _NAMES[id(fields)] = (fields, {k: [_jstr(f) + ":" for f in fs] for k, fs in fields.items()})
+    return names[1]
+
+
 def steps_json(steps, budget, fields):
     """The steps as one JSON array of at most budget bytes: (text, cut)."""
     out, cut = step_texts(steps, budget, fields)
@@ -791,7 +802,7 @@ def step_texts(steps, budget, fields):
     out = []
     size = 2
     cut = False
-    names = {k: [_jstr(f) + ":" for f in fs] for k, fs in fields.items()}
+    names = _field_names(fields)
     scalar = {}          # colours and widths repeat: encode each once
     # "%.2f" reads back as exactly round(v, 2), and costs one C call for the lot.
     move_fmt = '{"k":"move","t":%d,"s":%d,"x1":%.2f,"y1":%.2f,"x2":%.2f,"y2":%.2f%s'
