@@ -80,9 +80,9 @@ def parse_line(line):
 class Live(object):
     """The event queue, the timers and the stream of drawing steps of one live run."""
 
-    def __init__(self, send, raw, step_texts, interrupt, main_ident):
+    def __init__(self, send, send_text, step_texts, interrupt, main_ident):
         self._send = send              # frames.send(obj) -> bool
-        self._raw = raw                # text -> RawJSON
+        self._send_text = send_text    # frames.send_text(JSON text) -> bool
         self._step_texts = step_texts  # (steps, budget) -> (list of JSON texts, cut)
         self._interrupt = interrupt    # raise KeyboardInterrupt in the main thread
         self._main = main_ident
@@ -200,7 +200,7 @@ class Live(object):
                 self.d.pop(start, None)
                 continue
             self.sent = start + len(out)
-            self._send({"type": "draw", "from": start, "steps": self._raw("[" + ",".join(out) + "]")})
+            self._send_text('{"type":"draw","from":%d,"steps":[%s]}' % (start, ",".join(out)))
 
     def _with_ms(self, texts, start):
         """The step texts with their ms fields added, as many as fit in one frame (UTF-8 bytes)."""

@@ -158,14 +158,25 @@ class Frames(object):
             self.fd = fd
 
     def send(self, obj):
+        """Send obj as one frame; False if it could not be encoded or written."""
         if self.fd is None:
             return False
         try:
-            data = to_json(obj).encode("utf-8", "replace")
+            text = to_json(obj)
         except Exception:
             return False
+        return self.send_text(text)
+
+    def send_text(self, text):
+        """Send text, already one JSON object, as one frame."""
+        if self.fd is None:
+            return False
+        data = text.encode("utf-8", "replace")
+        head = len(data).to_bytes(4, "big")
+        # Small frames (most live ones) go out in one write.
+        parts = (head + data,) if len(data) < 65536 else (head, data)
         try:
-            for part in (len(data).to_bytes(4, "big"), data):
+            for part in parts:
                 view = memoryview(part)
                 while view:
                     n = _write(self.fd, view)
@@ -357,7 +368,7 @@ class Runner(object):
     def prepare_live(self):
         """A live run: the event queue, and time.sleep waits on it."""
         kidlive = _late_import("kidlive")
-        self.live = kidlive.Live(self.frames.send, RawJSON, self.step_texts,
+        self.live = kidlive.Live(self.frames.send, self.frames.send_text, self.step_texts,
                                  self.interrupt, self.main_ident)
         self.parse_line = kidlive.parse_line   # held here: the program may empty sys.modules
         time.sleep = self.live.sleep

@@ -445,7 +445,7 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(r.code, 0)
 
     def test_queue_keeps_close_stop_and_answers_past_the_bound(self):
-        live = kidlive.Live(lambda f: True, str, None, lambda: None, 0)
+        live = kidlive.Live(lambda f: True, lambda t: True, None, lambda: None, 0)
         live.feed(("key", "a", True))
         self.assertEqual(len(live.events), 0)     # keys before listen() go nowhere
         live.keys_on = True
