@@ -14,6 +14,8 @@ import harness
 FIDELITY = harness.FIDELITY
 # gen_fidelity.py runs programs after creating the screen with tracer(0).
 PRELUDE = "import turtle\nturtle.Screen().tracer(0)\n"
+# Live, the programs animate as written; delay(0) keeps the test quick.
+LIVE_PRELUDE = "import turtle\nturtle.Screen().delay(0)\n"
 
 
 class FidelityTest(unittest.TestCase):
@@ -35,6 +37,23 @@ class FidelityTest(unittest.TestCase):
                     src = f.read()
                 path = harness.write_program(self.tmp, name + ".py", PRELUDE + src)
                 r = harness.run(path)
+                with open(os.path.join(FIDELITY, name + ".expected"), encoding="utf-8") as f:
+                    expected = f.read()
+                self.assertEqual(r.stderr, "")
+                self.assertEqual(r.stdout.splitlines(), expected.splitlines())
+                self.assertIsNotNone(r.result)
+
+    def test_programs_match_real_turtle_when_live(self):
+        """Run live (animated, every update an event point), the same programs print the same."""
+        for name, prog in harness.fidelity_programs():
+            # screen_misc prints tracer() and delay(), which the two preludes set differently.
+            if harness.game_timeline(prog) or name == "screen_misc":
+                continue
+            with self.subTest(program=name):
+                with open(prog, encoding="utf-8") as f:
+                    src = f.read()
+                path = harness.write_program(self.tmp, name + ".py", LIVE_PRELUDE + src)
+                r = harness.run(path, extra=["--live"])
                 with open(os.path.join(FIDELITY, name + ".expected"), encoding="utf-8") as f:
                     expected = f.read()
                 self.assertEqual(r.stderr, "")
