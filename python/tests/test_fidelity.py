@@ -58,7 +58,9 @@ class FidelityTest(unittest.TestCase):
                     expected = f.read()
                 self.assertEqual(r.stderr, "")
                 self.assertEqual(r.stdout.splitlines(), expected.splitlines())
-                self.assertIsNotNone(r.result)
+                # And they draw what they draw in a plain run.
+                plain = harness.run(path)
+                self.assertEqual(r.result["drawing"], plain.result["drawing"])
 
     def test_games_match_real_turtle(self):
         """The games, played live with their timelines, print what CPython's turtle printed."""
