@@ -111,6 +111,17 @@ async function main() {
     const held = await page.evaluate((n) => window.__kidcoderFake.sent.slice(n).map((s) => `${s.ev.key}${s.ev.down}`), beforeHold);
     check('an auto-repeated key is a release then a press', held.join(' ') === 'afalse atrue', held.join(' '));
 
+    // The program asks something mid-game: the dialog has the keys, then they come back to the drawing.
+    await sendFrame(page, { type: 'dialog', kind: 'text', title: 'Level', prompt: 'Which level?' });
+    await page.locator('.live-dialog input').waitFor({ timeout: 10000 });
+    await page.keyboard.type('3');
+    check('typing in the dialog goes to the dialog', (await page.locator('.live-dialog input').inputValue()) === '3');
+    await page.locator('.live-dialog .ok').click();
+    await page.locator('.live-dialog').waitFor({ state: 'detached', timeout: 10000 });
+    const answer = await page.evaluate(() => window.__kidcoderFake.sent.filter((s) => s.ev.type === 'answer').at(-1)?.ev);
+    check('the answer goes to the program', answer?.text === '3', JSON.stringify(answer));
+    check('after the dialog the keys go to the turtle again', (await page.locator('.keys-label').count()) === 1 && (await page.evaluate(() => document.activeElement?.classList.contains('stage'))));
+
     // Clicking the editor takes the keys back; arrows then move its cursor.
     await page.locator('.cm-line').first().click();
     check('clicking the editor takes the keys back', (await page.locator('.stage.live.keys').count()) === 0 && (await page.locator('.keys-label').count()) === 0);
