@@ -94,6 +94,18 @@ describe('LiveState drawing', () => {
     expect(live.skippable).toBe(false);
   });
 
+  it('a step arriving when everything has played shows at once, without waiting for the next frame', () => {
+    const { live, advance } = setup();
+    live.frame(draw(0, [mv(0, 0)]));
+    expect(live.scene.items).toHaveLength(1);
+    advance(100);
+    live.frame(draw(1, [mv(0, 1), mv(50, 2), mv(0, 3)]));
+    // the instant step is in; the animated one and the one after it wait for their time
+    expect(live.scene.items).toHaveLength(2);
+    advance(50);
+    expect(live.scene.items).toHaveLength(4);
+  });
+
   it('after the run ends, keeps playing until caught up, then hands over to the final picture', () => {
     const { live, advance, pending } = setup();
     live.frame(draw(0, [mv(300, 0), mv(300, 1)]));

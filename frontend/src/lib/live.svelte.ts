@@ -116,15 +116,21 @@ export class LiveState {
     switch (f.type) {
       case 'screen':
         this.screen = f;
+        this.#timeline.scale = f.scale;
         this.#scene.setBackground(f.bg);
         this.showing = true;
         this.#kick();
         break;
       case 'draw': {
-        const added = this.#timeline.add(f.steps, f.from, this.#clock.now());
+        const now = this.#clock.now();
+        const waiting = this.#timeline.caughtUp(now);
+        const added = this.#timeline.add(f.steps, f.from, now);
         this.steps = this.#timeline.length;
         this.showing = true;
-        if (added) this.#kick();
+        if (!added) break;
+        // Nothing was left to play (a game answering a key): paint now, a frame sooner than the next tick.
+        if (waiting) this.#paint(this.#advance(now));
+        this.#kick();
         break;
       }
       case 'listen':
