@@ -1709,8 +1709,12 @@ class RawTurtle(TPen, TNavigator):
                 "ow": self._outline_width(), "parts": self._parts()}
 
     def _pen_changed(self, p):
-        if self._ready and any(k in p for k in ("shown", "stretchfactor", "tilt",
-                                                "shearfactor", "resizemode", "outline")):
+        if self._ready and (any(k in p for k in ("shown", "stretchfactor", "tilt",
+                                                 "shearfactor", "resizemode", "outline"))
+                            or (_LIVE is not None and self._shown
+                                and ("pencolor" in p or "fillcolor" in p))):
+            # Live, a colour change shows on the turtle at once; plain runs
+            # carry the final colours in the drawing's turtles.
             self._look()
         if _LIVE is not None and self._ready:
             self._update()
@@ -1820,8 +1824,10 @@ class RawTurtle(TPen, TNavigator):
                               self._pcn if self._pcsrc is self._pencolor else self._pen_norm(),
                               self._pensize))
                 i = len(steps) - 1
-            elif s:
-                # Pen-up moves at speed 0 are left out: nothing shows them.
+            elif s or (_LIVE is not None and self._shown):
+                # Pen-up moves at speed 0 are left out of plain runs: only the
+                # final position shows. Live, a visible turtle's jumps are
+                # what a tracer(0) game looks like.
                 steps.append(("move", self._id, s, sx, sy, x, y, None, None))
         else:
             screen._rec.overflow()
