@@ -24,19 +24,25 @@ board.goto(0, 170)
 
 body = []
 score = 0
-direction = "right"
+direction = "stop"        # 等你按方向键 / waits for an arrow key
 playing = True
 
 
 def show_score():
     board.clear()
-    board.write(f"分数 Score: {score}", align="center", font=("Arial", 16, "bold"))
+    text = f"分数 Score: {score}"
+    if direction == "stop":
+        text = "按方向键开始 Press an arrow key"
+    board.write(text, align="center", font=("Arial", 16, "bold"))
 
 
 def turn(new, opposite):
     global direction
+    starting = direction == "stop"
     if direction != opposite:
         direction = new
+    if starting:
+        show_score()
 
 
 def up():
@@ -67,13 +73,16 @@ def move():
     global score
     if not playing:
         return
+    if direction == "stop":
+        screen.ontimer(move, 150)
+        return
     # 身体跟着头走 / the body follows the head
     for i in range(len(body) - 1, 0, -1):
         body[i].goto(body[i - 1].pos())
     if body:
         body[0].goto(head.pos())
     x, y = head.pos()
-    steps = {"up": (0, 20), "down": (0, -20), "left": (-20, 0), "right": (20, 0)}
+    steps = {"stop": (0, 0), "up": (0, 20), "down": (0, -20), "left": (-20, 0), "right": (20, 0)}
     dx, dy = steps[direction]
     head.goto(x + dx, y + dy)
 
