@@ -668,10 +668,11 @@ class TurtleScreen(object):
 
     def _on_mouse(self, action, x, y, btn):
         """A button press, drag or release at world point (x, y): turtle handlers, then the screen's."""
-        # As CPython computes them from the canvas pixel: canvasx(px) / xscale
-        # and -canvasy(py) / yscale, so y 0 comes out as -0.0 there too.
+        # As CPython computes them from the canvas pixel Tk reports, a whole
+        # number: canvasx(px) / xscale and -canvasy(py) / yscale, so a click
+        # comes out as 100.0, not 100.12, and y 0 as -0.0, there too.
         xs, ys = self.xscale, self.yscale
-        x, y = (x * xs + 0.0) / xs, -((-y * ys) + 0.0) / ys
+        x, y = float(round(x * xs)) / xs, -float(round(-y * ys)) / ys
         if action == "down":
             t = self._hit(x, y)
             self._pressed = (t, btn)

@@ -154,13 +154,14 @@ class LiveTest(unittest.TestCase):
             "print('ready')\n"
             "turtle.done()\n")
         self.wait_out(r, "ready\n")
-        self.send(r, {"type": "mouse", "action": "down", "x": 12.5, "y": -40, "button": 1},
-                  {"type": "mouse", "action": "up", "x": 12.5, "y": -40, "button": 1},
+        # A point between pixels lands on the whole pixel Tk would report.
+        self.send(r, {"type": "mouse", "action": "down", "x": 12.6, "y": -40.2, "button": 1},
+                  {"type": "mouse", "action": "up", "x": 12.6, "y": -40.2, "button": 1},
                   {"type": "mouse", "action": "down", "x": 3, "y": 4, "button": 3})
         self.wait_out(r, "right 3.0 4.0\n")
         self.send(r, {"type": "close"})
         r.finish()
-        self.assertEqual(r.stdout, "ready\none 12.5 -40.0\ntwo 12.5 -40.0\nright 3.0 4.0\n")
+        self.assertEqual(r.stdout, "ready\none 13.0 -40.0\ntwo 13.0 -40.0\nright 3.0 4.0\n")
 
     def test_turtle_click_hits_its_shape_topmost_first_then_screen(self):
         r = self.start(
