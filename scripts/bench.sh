@@ -33,3 +33,11 @@ fi
 echo
 echo "== live game in the real window: arrow key to visibly moved turtle (target: median <= 50 ms), and Stop to the game's end"
 go test -tags e2e -run '^$' -bench BenchmarkKeyToMove -benchtime 20x ./e2e/
+
+echo
+echo "== live drawing in headless Chromium: frames per second with 5,000 segments on screen while a step animates (target: 60 fps)"
+node e2e/browser/live_bench.mjs 3
+
+echo
+echo "== key press to moved turtle through the dev server in headless Chromium (the real window's figure is above)"
+node e2e/browser/real_key_latency.mjs

@@ -9,4 +9,6 @@ go build -o build/bin/kidcoder-devserver ./cmd/kidcoder-devserver
 go test -tags e2e -count=1 -v ./e2e/ 2>&1 | grep -v -e 'Gtk-WARNING' -e "fallback 'C' locale" -e 'JSC_SIGNAL_FOR_GC'
 test "${PIPESTATUS[0]}" -eq 0
 node e2e/browser/real_backend.mjs
+node e2e/browser/live_drawing.mjs
+node e2e/browser/real_live.mjs
 (cd frontend && node tests/screenshots.mjs)
