@@ -52,8 +52,8 @@ describe('aboutSandbox', () => {
     expect(a.mechanism).toBe(en('aboutCgroup'));
     expect(a.detail).toContain('/sys/fs/cgroup');
     expect(a.limits).toEqual([
-      '⏱️ Running time: 7 s (the setting above); time spent waiting for the child to type does not count',
-      '⌨️ Waiting for the child to type: 5 min in total',
+      '⏱️ Busy time in one go: 7 s (the setting above); time a program waits — for typing, keys, clicks or its own pauses — does not count',
+      '⌨️ No typing, keys or clicks for 5 min: the program is put away',
       '🧮 CPU time: 10 s, for each process and for the whole run together',
       '🧠 Memory: 512 MB for the whole run, including shared memory and scratch files',
       '👥 Processes and threads: 64 for the whole run',
