@@ -71,6 +71,20 @@ func (c *collector) flush() {
 }
 
 func (c *collector) Frame(payload []byte) {
+	// The type first: each type's fields are read only for that type, so
+	// a live frame's own fields (a dialog's "error": false) never clash
+	// with the result's.
+	var kind struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(payload, &kind); err != nil {
+		return
+	}
+	switch kind.Type {
+	case "screen", "draw", "listen", "dialog", "bye":
+		c.live(kind.Type, payload)
+		return
+	}
 	var f struct {
 		Type    string          `json:"type"`
 		Prompt  string          `json:"prompt"`
@@ -90,16 +104,6 @@ func (c *collector) Frame(payload []byte) {
 		c.obs.Waiting(clip(f.Prompt, maxPromptRunes))
 	case "input_done":
 		c.obs.InputDone()
-	case "screen", "draw", "listen", "dialog", "bye":
-		if lo, ok := c.obs.(LiveObserver); ok && len(payload) <= maxLiveFrame {
-			if f.Type == "draw" {
-				if c.drawBytes+len(payload) > maxLiveDraw {
-					return
-				}
-				c.drawBytes += len(payload)
-			}
-			lo.Live(json.RawMessage(append([]byte(nil), payload...)))
-		}
 	case "result":
 		rep := report{Error: f.Error.clean()}
 		for _, im := range f.Images {
@@ -122,6 +126,21 @@ func (c *collector) Frame(payload []byte) {
 		}
 		c.rep = rep
 	}
+}
+
+// live passes a live frame on to a LiveObserver, within the frame and draw bounds.
+func (c *collector) live(kind string, payload []byte) {
+	lo, ok := c.obs.(LiveObserver)
+	if !ok || len(payload) > maxLiveFrame {
+		return
+	}
+	if kind == "draw" {
+		if c.drawBytes+len(payload) > maxLiveDraw {
+			return
+		}
+		c.drawBytes += len(payload)
+	}
+	lo.Live(json.RawMessage(append([]byte(nil), payload...)))
 }
 
 func (c *collector) report() report { return c.rep }

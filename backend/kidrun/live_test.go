@@ -191,3 +191,15 @@ turtle.done()
 		t.Fatalf("a game left alone: %s limit=%q after %d ms: %q", res.Status, res.Limit, res.DurationMS, res.Message)
 	}
 }
+
+// A number dialog's frame carries "error": false, a field the result frame
+// also has with another type: the dialog must still reach the window.
+func TestNumberDialogFrameReachesTheObserver(t *testing.T) {
+	obs := &liveFrames{}
+	c := newCollector(obs)
+	c.Frame([]byte(`{"type":"dialog","kind":"number","title":"数字","prompt":"几条边？","default":5,"min":3,"max":12,"error":false}`))
+	c.Frame([]byte(`{"type":"dialog","kind":"number","title":"n","prompt":"again","default":null,"min":null,"max":null,"error":true}`))
+	if len(obs.frames) != 2 {
+		t.Fatalf("%d of 2 number dialog frames reached the observer", len(obs.frames))
+	}
+}
