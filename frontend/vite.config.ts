@@ -11,6 +11,8 @@ export default defineConfig(({ mode }) => ({
     emptyOutDir: true,
     target: 'es2022',
   },
+  // The classroom card (src/card) bundles the star demo from the lessons folder.
+  server: { fs: { allow: ['.', '../backend/lessons/starter'] } },
   // Svelte's client runtime under test, not its server build.
   resolve: mode === 'test' ? { conditions: ['browser'] } : undefined,
   test: {

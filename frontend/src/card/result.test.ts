@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { codeOfInput, viewOfResult } from './result';
+
+const PNG = 'iVBORw0KGgo=';
+const SVG = 'PHN2Zy8+';
+const drawing = {
+  width: 400,
+  height: 400,
+  view: [-200, -200, 400, 400],
+  bg: '#ffffff',
+  steps: [{ k: 'move', t: 0, s: 6, x1: 0, y1: 0, x2: 100, y2: 0, c: '#ff0000', w: 1 }],
+  turtles: [],
+  truncated: false,
+};
+
+describe('viewOfResult from structuredContent (run --json)', () => {
+  it('shows output, the drawing to replay, its SVG and the charts', () => {
+    const v = viewOfResult({
+      content: [{ type: 'text', text: 'ignored when structuredContent is there' }],
+      structuredContent: {
+        status: 'ok',
+        stdout: '你好 ⭐\n',
+        stderr: '',
+        error: null,
+        images: [
+          { mime: 'image/svg+xml', data: SVG },
+          { mime: 'image/png', data: PNG },
+          { mime: 'image/png', data: PNG },
+        ],
+        drawing,
+      },
+    });
+    expect(v.status).toBe('ok');
+    expect(v.stdout).toBe('你好 ⭐\n');
+    expect(v.drawing?.steps).toHaveLength(1);
+    expect(v.picture).toBe(`data:image/svg+xml;base64,${SVG}`);
+    expect(v.plots).toEqual([`data:image/png;base64,${PNG}`, `data:image/png;base64,${PNG}`]);
+  });
+
+  it('keeps the error with its hint and line, and the limit message', () => {
+    const v = viewOfResult({
+      structuredContent: {
+        status: 'timeout',
+        stdout: '',
+        stderr: 'Traceback…',
+        error: { type: 'ZeroDivisionError', message: 'division by zero', line: 2, hint: '不能除以 0' },
+        message: '运行超过 10 秒',
+        images: null,
+      },
+      isError: true,
+    });
+    expect(v.status).toBe('timeout');
+    expect(v.error).toEqual({ type: 'ZeroDivisionError', message: 'division by zero', line: 2, hint: '不能除以 0' });
+    expect(v.message).toBe('运行超过 10 秒');
+    expect(v.plots).toEqual([]);
+    expect(v.picture).toBeNull();
+  });
+
+  it('replays no drawing whose steps were cut, and shows its SVG instead', () => {
+    const v = viewOfResult({ structuredContent: { status: 'ok', images: [{ mime: 'image/svg+xml', data: SVG }], drawing: { ...drawing, steps_cut: true } } });
+    expect(v.drawing).toBeNull();
+    expect(v.picture).toContain('image/svg+xml');
+  });
+
+  it('drops pictures that are not base64 PNG or SVG, and unknown statuses read as errors', () => {
+    const v = viewOfResult({
+      structuredContent: {
+        status: 'exploded',
+        images: [
+          { mime: 'text/html', data: PNG },
+          { mime: 'image/png', data: '"><script>' },
+        ],
+      },
+    });
+    expect(v.status).toBe('error');
+    expect(v.plots).toEqual([]);
+    expect(v.picture).toBeNull();
+  });
+});
+
+describe('viewOfResult from content blocks alone', () => {
+  it('reads the text, the SVG resource and the charts after the turtle PNG', () => {
+    const v = viewOfResult({
+      content: [
+        { type: 'text', text: 'Hello 🐢' },
+        { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+        { type: 'resource', resource: { uri: 'x', mimeType: 'image/svg+xml', text: '<svg/>' } },
+        { type: 'image', mimeType: 'image/png', data: PNG },
+      ],
+    });
+    expect(v.status).toBe('ok');
+    expect(v.stdout).toBe('Hello 🐢');
+    expect(v.picture).toBe(`data:image/svg+xml;charset=utf-8,${encodeURIComponent('<svg/>')}`);
+    expect(v.plots).toEqual([`data:image/png;base64,${PNG}`]);
+  });
+
+  it('marks an isError result as an error', () => {
+    const v = viewOfResult({ content: [{ type: 'text', text: 'code is larger than 1 MiB' }], isError: true });
+    expect(v.status).toBe('error');
+    expect(v.stdout).toBe('code is larger than 1 MiB');
+  });
+});
+
+describe('codeOfInput', () => {
+  it('takes the code argument only when it is text', () => {
+    expect(codeOfInput({ code: 'print(1)' })).toBe('print(1)');
+    expect(codeOfInput({ code: 3 })).toBeNull();
+    expect(codeOfInput(undefined)).toBeNull();
+  });
+});
