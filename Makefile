@@ -68,7 +68,7 @@ run: setup build
 test: setup-test build vet test-go test-python test-frontend test-e2e test-package
 	@echo "all tests passed"
 
-vet: frontend/card/classroom.html
+vet: frontend frontend/card/classroom.html
 	go vet ./...
 	GOOS=darwin go vet ./sandbox/ ./backend/... ./cmd/... ./python/
 	GOOS=windows go vet ./sandbox/ ./backend/... ./cmd/... ./python/

@@ -12,3 +12,4 @@ node e2e/browser/real_backend.mjs
 node e2e/browser/live_drawing.mjs
 node e2e/browser/real_live.mjs
 (cd frontend && node tests/screenshots.mjs)
+node e2e/browser/card.mjs

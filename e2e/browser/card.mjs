@@ -211,6 +211,7 @@ try {
       await frame.locator('img.plot').first().waitFor(LONG);
       const w = await frame.locator('img.plot').first().evaluate((img) => img.naturalWidth);
       check('zh: a matplotlib chart shows as a picture', w > 100, `naturalWidth ${w}`);
+      await shot(page, 'zh-400-chart');
     } else {
       console.log('skip zh: matplotlib chart (matplotlib is not installed for the sandbox Python)');
     }
