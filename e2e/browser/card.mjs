@@ -70,8 +70,10 @@ function serve(hostJs) {
 }
 
 let runs = 0;
+/** The runs in progress, by the host's call id, to stop on cancellation. */
+const inFlight = new Map();
 /** Runs code with the real CLI and wraps its run --json object as run_python's tool result. */
-function runPython(args) {
+function runPython(args, id) {
   const dir = join(work, `run-${++runs}`);
   mkdirSync(dir);
   const file = join(dir, 'main.py');
@@ -83,7 +85,8 @@ function runPython(args) {
   }
   argv.push(file);
   return new Promise((ok, fail) => {
-    execFile(kidcoder, argv, { maxBuffer: 64 << 20, env: { ...process.env, LANG: 'C.UTF-8' } }, (err, stdout) => {
+    const child = execFile(kidcoder, argv, { maxBuffer: 64 << 20, env: { ...process.env, LANG: 'C.UTF-8' } }, (err, stdout) => {
+      inFlight.delete(id);
       let result;
       try {
         result = JSON.parse(stdout);
@@ -93,7 +96,13 @@ function runPython(args) {
       }
       ok(toolResult(result));
     });
+    if (id !== undefined) inFlight.set(id, child);
   });
+}
+
+/** Stops a run the card cancelled; kidcoder run ends its sandboxed program on SIGTERM. */
+function cancelPython(id) {
+  inFlight.get(id)?.kill('SIGTERM');
 }
 
 /** The tool result run_python gives for a run --json object: text, pictures, the SVG as a resource, and the object itself. */
@@ -115,11 +124,13 @@ async function openCard(browser, base, { width, locale, call }) {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.exposeFunction('runPython', runPython);
+  await page.exposeFunction('cancelPython', cancelPython);
   await page.goto(`${base}/host.html`);
   await page.evaluate((w) => (document.getElementById('column').style.width = `${w}px`), width);
   await page.evaluate((o) => window.cardHost.open(o), { src: `${base}/card.html`, locale, call });
   const frame = page.frameLocator('#card');
-  return { page, context, errors, frame, calls: () => page.evaluate(() => window.cardHost.calls) };
+  const host = (key) => page.evaluate((k) => window.cardHost[k], key);
+  return { page, context, errors, frame, calls: () => host('calls'), host };
 }
 
 /** How many canvas pixels of the card's drawing are close to a colour (r, g, b). */
@@ -194,6 +205,21 @@ try {
     await frame.locator('button.run').click();
     await frame.locator('.console', { hasText: '你好 小明' }).waitFor(LONG);
     check('zh: input() reads the answers box', true);
+    const told = await page.evaluate(() => window.cardHost.context);
+    check('zh: the tutor is told what the child ran and what came out', told.length >= 2 && told.at(-1).includes('input("名字？")') && told.at(-1).includes('你好 小明'), told.at(-1));
+    check('zh: the demo run on open is not told to the tutor', !told.some((t) => t.includes('begin_fill')));
+
+    // Stop ends a runaway loop: the host's request is cancelled and the run killed.
+    await typeCode(frame, 'while True:\n    pass\n');
+    await frame.locator('button.run').click();
+    await frame.locator('button.stop').click();
+    await frame.locator('section.card[data-phase="stopped"]').waitFor(LONG);
+    const cancelled = await page.evaluate(() => window.cardHost.cancelled);
+    check('zh: Stop cancels the run_python request', cancelled.length === 1, JSON.stringify(cancelled));
+    check('zh: Stop says the child stopped it', (await frame.locator('.status').innerText()).includes('停下来'));
+    await shot(page, 'zh-400-stopped');
+    for (let i = 0; i < 300 && inFlight.size > 0; i++) await new Promise((ok) => setTimeout(ok, 100));
+    check('zh: the stopped run\'s process is gone', inFlight.size === 0);
 
     // A mistake gets the friendly explanation and its line.
     await typeCode(frame, 'print("hi")\nprint(10 / 0)\n');

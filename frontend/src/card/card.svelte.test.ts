@@ -1,16 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { CardState, type RunArgs } from './card.svelte';
 import { STAR_DEMO } from './demo';
-import type { ToolResult } from './result';
+import type { RunView, ToolResult } from './result';
 
 /** A host whose runs the test finishes by hand, in any order. */
 function manualHost() {
-  const calls: { args: RunArgs; finish: (r: ToolResult) => void; fail: (e: Error) => void }[] = [];
+  const calls: { args: RunArgs; signal: AbortSignal; finish: (r: ToolResult) => void; fail: (e: Error) => void }[] = [];
+  const told: { code: string; stdout: string }[] = [];
   return {
     calls,
-    run: (args: RunArgs) => new Promise<ToolResult>((finish, fail) => calls.push({ args, finish, fail })),
+    told,
+    run: (args: RunArgs, signal: AbortSignal) => new Promise<ToolResult>((finish, fail) => calls.push({ args, signal, finish, fail })),
+    ranByChild: (args: RunArgs, view: RunView) => told.push({ code: args.code, stdout: view.stdout }),
   };
 }
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
 
 const ok = (stdout: string): ToolResult => ({ structuredContent: { status: 'ok', stdout, stderr: '', error: null, images: [] } });
 
@@ -25,8 +32,7 @@ describe('CardState', () => {
     expect(host.calls[0].args).toEqual({ code: STAR_DEMO, lang: 'zh' });
     expect(s.running).toBe(true);
     host.calls[0].finish(ok('⭐\n'));
-    await Promise.resolve();
-    await Promise.resolve();
+    await settle();
     expect(s.running).toBe(false);
     expect(s.view?.stdout).toBe('⭐\n');
   });
@@ -52,10 +58,55 @@ describe('CardState', () => {
     s.connect(host, false);
     s.showInput({ code: 'print(2)' });
     s.showResult(ok('2\n'));
+    expect(host.calls[0].signal.aborted).toBe(true);
     host.calls[0].finish(ok('demo\n'));
-    await Promise.resolve();
-    await Promise.resolve();
+    await settle();
     expect(s.view?.stdout).toBe('2\n');
+    expect(s.running).toBe(false);
+  });
+
+  it('stops its own run by cancelling the request, and is ready again', async () => {
+    const host = manualHost();
+    const s = new CardState();
+    s.connect(host, true);
+    s.code = 'while True: pass';
+    const done = s.run();
+    expect(s.canStop).toBe(true);
+    s.stop();
+    expect(host.calls[0].signal.aborted).toBe(true);
+    expect(s.running).toBe(false);
+    expect(s.stopped).toBe(true);
+    expect(s.canStop).toBe(false);
+    host.calls[0].fail(new Error('AbortError'));
+    await done;
+    expect(s.failure).toBe('');
+    expect(s.stopped).toBe(true);
+    void s.run();
+    expect(s.stopped).toBe(false);
+    expect(host.calls).toHaveLength(2);
+  });
+
+  it('tells the host about the runs the child starts, not the demo', async () => {
+    const host = manualHost();
+    const s = new CardState();
+    s.connect(host, false);
+    host.calls[0].finish(ok('demo\n'));
+    await settle();
+    s.code = 'print(5)';
+    void s.run();
+    host.calls[1].finish(ok('5\n'));
+    await settle();
+    expect(host.told).toEqual([{ code: 'print(5)', stdout: '5\n' }]);
+  });
+
+  it('cannot stop a tool call the host is showing', () => {
+    const s = new CardState();
+    s.connect(manualHost(), true);
+    s.showInput({ code: 'print(1)' });
+    expect(s.canStop).toBe(false);
+    s.stop();
+    expect(s.running).toBe(true);
+    s.cancelled();
     expect(s.running).toBe(false);
   });
 

@@ -14,7 +14,10 @@ export interface RunArgs {
 
 /** How the card reaches run_python: through the MCP Apps host. */
 export interface RunHost {
-  run(args: RunArgs): Promise<ToolResult>;
+  /** Runs through the host; aborting `signal` cancels the request, which stops the run. */
+  run(args: RunArgs, signal: AbortSignal): Promise<ToolResult>;
+  /** Tells the host what the child ran and what came out, for the tutor's next turn. */
+  ranByChild?(args: RunArgs, view: RunView): void;
 }
 
 export class CardState {
@@ -30,12 +33,17 @@ export class CardState {
   /** False until the host connection is up; no host means nothing can run. */
   connected = $state(false);
   noHost = $state(false);
+  /** The child pressed Stop on the last run. */
+  stopped = $state(false);
+  /** The run on show can be stopped: it is the card's own request. */
+  canStop = $state(false);
 
   #host: RunHost | null = null;
   /** Bumped by every run and every tool call shown: only the newest one lands. */
   #generation = 0;
   /** The card shows a tool call the host made, so it does not run the demo. */
   #fromTool = false;
+  #abort: AbortController | null = null;
 
   /** True when the code reads input(), so the card offers a box for the answers. */
   get wantsAnswers(): boolean {
@@ -47,7 +55,7 @@ export class CardState {
     this.#host = host;
     this.connected = true;
     if (forToolCall) this.#fromTool = true;
-    if (!this.#fromTool) void this.run();
+    if (!this.#fromTool) void this.run(false);
   }
 
   /** The host could not be reached. */
@@ -65,6 +73,7 @@ export class CardState {
     this.code = code;
     this.answers = typeof args?.stdin === 'string' ? args.stdin : '';
     this.lang = langOf(args?.lang) ?? this.lang;
+    this.#settle();
     this.view = null;
     this.failure = '';
     this.running = true;
@@ -74,6 +83,7 @@ export class CardState {
   showResult(result: ToolResult): void {
     this.#fromTool = true;
     this.#generation++;
+    this.#settle();
     this.view = viewOfResult(result);
     this.failure = '';
     this.running = false;
@@ -82,27 +92,58 @@ export class CardState {
   /** The host cancelled the tool call it showed. */
   cancelled(): void {
     this.#generation++;
+    this.#settle();
     this.running = false;
   }
 
-  /** Runs the code box through the host; a newer run or tool call supersedes this one. */
-  async run(): Promise<void> {
+  /** Stops the card's own run: the host cancels the request and the server stops the program. */
+  stop(): void {
+    if (!this.#abort) return;
+    this.#generation++;
+    this.#settle();
+    this.running = false;
+    this.stopped = true;
+  }
+
+  /** Cancels the card's request in flight, if any, and forgets it. */
+  #settle(): void {
+    this.#abort?.abort();
+    this.#abort = null;
+    this.canStop = false;
+    this.stopped = false;
+  }
+
+  /**
+   * Runs the code box through the host; a newer run or tool call supersedes
+   * this one. `byChild` runs (not the demo on open) are reported to the host.
+   */
+  async run(byChild = true): Promise<void> {
     const host = this.#host;
     if (!host) return;
     const generation = ++this.#generation;
+    this.#settle();
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.canStop = true;
     this.running = true;
+    this.view = null;
     this.failure = '';
     const args: RunArgs = { code: this.code, lang: this.lang };
     if (this.wantsAnswers && this.answers !== '') args.stdin = this.answers.endsWith('\n') ? this.answers : this.answers + '\n';
     try {
-      const result = await host.run(args);
+      const result = await host.run(args, abort.signal);
       if (generation !== this.#generation) return;
       this.view = viewOfResult(result);
+      if (byChild) host.ranByChild?.(args, this.view);
     } catch (e) {
       if (generation !== this.#generation) return;
       this.failure = say(this.lang, 'failed', { why: e instanceof Error ? e.message : String(e) });
     } finally {
-      if (generation === this.#generation) this.running = false;
+      if (generation === this.#generation) {
+        this.running = false;
+        this.canStop = false;
+        this.#abort = null;
+      }
     }
   }
 }

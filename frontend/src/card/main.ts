@@ -7,7 +7,7 @@ import { App, PostMessageTransport } from '@modelcontextprotocol/ext-apps';
 import Card from './Card.svelte';
 import { CardState, type RunArgs } from './card.svelte';
 import { langOf } from './i18n';
-import type { ToolResult } from './result';
+import { summaryForTutor, type RunView, type ToolResult } from './result';
 
 // The card's CSP allows no eval: zod validates the protocol messages without compiling code.
 zodConfig({ jitless: true });
@@ -26,8 +26,16 @@ app.onhostcontextchanged = (ctx) => {
   state.lang = langOf(ctx.locale) ?? state.lang;
 };
 
+/** Runs are bounded by the server's limits; this only keeps a lost reply from waiting forever. */
+const RUN_REQUEST_TIMEOUT_MS = 5 * 60 * 1000;
+
 const host = {
-  run: async (args: RunArgs) => (await app.callServerTool({ name: 'run_python', arguments: { ...args } })) as ToolResult,
+  run: async (args: RunArgs, signal: AbortSignal) =>
+    (await app.callServerTool({ name: 'run_python', arguments: { ...args } }, { signal, timeout: RUN_REQUEST_TIMEOUT_MS })) as ToolResult,
+  ranByChild: (args: RunArgs, view: RunView) => {
+    if (!app.getHostCapabilities()?.updateModelContext) return;
+    app.updateModelContext({ content: [{ type: 'text', text: summaryForTutor(args.code, view) }] }).catch(() => {});
+  },
 };
 
 app

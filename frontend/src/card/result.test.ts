@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeOfInput, viewOfResult } from './result';
+import { codeOfInput, summaryForTutor, viewOfResult } from './result';
 
 const PNG = 'iVBORw0KGgo=';
 const SVG = 'PHN2Zy8+';
@@ -106,5 +106,31 @@ describe('codeOfInput', () => {
     expect(codeOfInput({ code: 'print(1)' })).toBe('print(1)');
     expect(codeOfInput({ code: 3 })).toBeNull();
     expect(codeOfInput(undefined)).toBeNull();
+  });
+});
+
+describe('summaryForTutor', () => {
+  it('gives the tutor the program, the status, the output and the error', () => {
+    const v = viewOfResult({
+      structuredContent: {
+        status: 'error',
+        stdout: 'hi\n',
+        error: { type: 'ZeroDivisionError', message: 'division by zero', line: 2, hint: '…' },
+        images: [{ mime: 'image/png', data: PNG }],
+      },
+    });
+    const text = summaryForTutor('print("hi")\nprint(1/0)', v);
+    expect(text).toContain('status: error');
+    expect(text).toContain('print(1/0)');
+    expect(text).toContain('Output:\nhi');
+    expect(text).toContain('ZeroDivisionError: division by zero (line 2)');
+    expect(text).toContain('1 chart(s)');
+  });
+
+  it('cuts long output', () => {
+    const v = viewOfResult({ structuredContent: { status: 'ok', stdout: 'x'.repeat(5000) } });
+    const text = summaryForTutor('print("x" * 5000)', v);
+    expect(text.length).toBeLessThan(2300);
+    expect(text).toContain('[… 3000 more characters]');
   });
 });

@@ -134,3 +134,21 @@ export function codeOfInput(args: Record<string, unknown> | undefined): string |
   const code = args?.code;
   return typeof code === 'string' ? code : null;
 }
+
+/** The most of the output the tutor is told about; the rest is cut. */
+const TUTOR_OUTPUT_CHARS = 2000;
+
+function cut(text: string): string {
+  return text.length > TUTOR_OUTPUT_CHARS ? `${text.slice(0, TUTOR_OUTPUT_CHARS)}\n[… ${text.length - TUTOR_OUTPUT_CHARS} more characters]` : text;
+}
+
+/** What the card tells the tutor (the host's model) after the child ran code in it: the program, the status, the output and the error. */
+export function summaryForTutor(code: string, view: RunView): string {
+  const parts = [`The child ran this program in the Kid Coder card (status: ${view.status}):`, '```python', code, '```'];
+  if (view.stdout) parts.push('Output:', cut(view.stdout));
+  if (view.error) parts.push(`Error: ${view.error.type}: ${view.error.message}${view.error.line ? ` (line ${view.error.line})` : ''}`);
+  if (view.message) parts.push(view.message);
+  if (view.drawing || view.picture) parts.push('It made a turtle drawing.');
+  if (view.plots.length) parts.push(`It made ${view.plots.length} chart(s).`);
+  return parts.join('\n');
+}

@@ -21,14 +21,26 @@ export interface HostOptions {
 }
 
 interface HostWindow {
-  runPython(args: Record<string, unknown>): Promise<Record<string, unknown>>;
-  cardHost: { open(o: HostOptions): Promise<void>; calls: Record<string, unknown>[]; initialized: boolean };
+  /** Runs run_python's arguments; `id` names the run for cancelPython. */
+  runPython(args: Record<string, unknown>, id: number): Promise<Record<string, unknown>>;
+  cancelPython(id: number): Promise<void>;
+  cardHost: {
+    open(o: HostOptions): Promise<void>;
+    calls: Record<string, unknown>[];
+    /** Ids of the calls the card cancelled. */
+    cancelled: number[];
+    /** The texts the card put in the model's context. */
+    context: string[];
+    initialized: boolean;
+  };
 }
 
 const w = window as unknown as HostWindow;
 
 w.cardHost = {
   calls: [],
+  cancelled: [],
+  context: [],
   initialized: false,
   /** Puts the card in a sandboxed iframe and connects the bridge before the card loads. */
   async open(o: HostOptions): Promise<void> {
@@ -50,11 +62,25 @@ w.cardHost = {
         tool: { name: 'run_python', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: 'ui://kidcoder/classroom.html' } } },
       };
     }
-    const bridge = new AppBridge(null, { name: 'Kid Coder test host', version: '1.0.0' }, { serverTools: {} }, { hostContext: context });
-    bridge.oncalltool = async (params) => {
-      w.cardHost.calls.push({ name: params.name, ...params.arguments });
+    const bridge = new AppBridge(
+      null,
+      { name: 'Kid Coder test host', version: '1.0.0' },
+      { serverTools: {}, updateModelContext: { text: {} } },
+      { hostContext: context },
+    );
+    bridge.oncalltool = async (params, extra) => {
+      const id = w.cardHost.calls.push({ name: params.name, ...params.arguments });
       if (params.name !== 'run_python') throw new Error(`unknown tool ${params.name}`);
-      return (await w.runPython(params.arguments ?? {})) as never;
+      // A cancelled request (notifications/cancelled) stops its run, as the server does.
+      extra.mcpReq.signal.addEventListener('abort', () => {
+        w.cardHost.cancelled.push(id);
+        void w.cancelPython(id);
+      });
+      return (await w.runPython(params.arguments ?? {}, id)) as never;
+    };
+    bridge.onupdatemodelcontext = async (params) => {
+      for (const block of params.content ?? []) if (block.type === 'text') w.cardHost.context.push(block.text);
+      return {};
     };
     bridge.onsizechange = ({ height }) => {
       if (typeof height === 'number') frame.style.height = `${Math.ceil(height)}px`;
