@@ -133,6 +133,24 @@ async function openCard(browser, base, { width, locale, call }) {
   return { page, context, errors, frame, calls: () => host('calls'), host };
 }
 
+/** Narrows or widens the chat column (and the window with it), and waits for the host to give the card its new height. */
+async function resize(page, width) {
+  await page.setViewportSize({ width, height: 900 });
+  await page.evaluate((w) => (document.getElementById('column').style.width = `${w}px`), width);
+  await fitted(page);
+}
+
+/** Waits until the card's iframe is as tall as the card's page (the card reports its size, the host applies it). */
+async function fitted(page) {
+  const card = page.frames().find((f) => f.url().endsWith('/card.html'));
+  for (let i = 0; i < 600; i++) {
+    const want = await card.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    const have = await page.locator('#card').evaluate((f) => Math.round(f.getBoundingClientRect().height));
+    if (Math.abs(want - have) <= 1) return;
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+}
+
 /** How many canvas pixels of the card's drawing are close to a colour (r, g, b). */
 async function inkOf(page, [r, g, b]) {
   const frame = page.frames().find((f) => f.url().endsWith('/card.html'));
@@ -162,7 +180,11 @@ async function typeCode(frame, code) {
 
 const LONG = { timeout: 60000 };
 const idle = (frame) => frame.locator('section.card:not([data-phase="running"]):not([data-phase="connecting"])').waitFor(LONG);
-const shot = (page, name) => page.screenshot({ path: join(artifacts, `card-${name}.png`), fullPage: true });
+/** Saves a screenshot of the host page once the card has its height. */
+async function shot(page, name) {
+  await fitted(page);
+  await page.screenshot({ path: join(artifacts, `card-${name}.png`), fullPage: true });
+}
 
 const star = readFileSync(join(repo, 'backend', 'lessons', 'starter', '1 star.py'), 'utf8');
 const hostJs = await buildHost();
@@ -252,6 +274,10 @@ try {
     await frame.locator('button.fold').click();
     await frame.locator('textarea.code').waitFor();
 
+    // A wider chat column.
+    await resize(page, 700);
+    await shot(page, 'zh-700-open');
+
     // The language switch.
     await frame.locator('button.lang').click();
     check('zh: the language switch turns the card English', (await frame.locator('button.run').innerText()).includes('Run'));
@@ -284,6 +310,11 @@ try {
     await frame.locator('section.card[data-open="false"]').waitFor();
     await page.waitForFunction(() => document.getElementById('card').getBoundingClientRect().height < 100, null, LONG);
     await shot(page, 'en-700-folded');
+    await resize(page, 400);
+    await shot(page, 'en-400-folded');
+    await frame.locator('button.fold').click();
+    await frame.locator('.drawing[data-state="done"]').waitFor(LONG);
+    await shot(page, 'en-400-open');
     check('en: no errors or CSP violations', errors.length === 0, errors.join(' | '));
     await context.close();
   }
