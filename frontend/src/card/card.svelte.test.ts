@@ -52,6 +52,21 @@ describe('CardState', () => {
     expect(s.view?.stdout).toBe('hi\n');
   });
 
+  it('shows the code of a tool call as it streams in, then the whole call', () => {
+    const host = manualHost();
+    const s = new CardState();
+    s.connect(host, true);
+    s.showPartialInput({ code: 'print("he' });
+    expect(s.code).toBe('print("he');
+    expect(s.running).toBe(true);
+    s.showInput({ code: 'print("hello")' });
+    expect(s.code).toBe('print("hello")');
+    s.showResult(ok('hello\n'));
+    s.showPartialInput({ code: 'late' });
+    expect(s.code).toBe('print("hello")');
+    expect(host.calls).toHaveLength(0);
+  });
+
   it('lets a tool call that arrives during the demo run win over it', async () => {
     const host = manualHost();
     const s = new CardState();

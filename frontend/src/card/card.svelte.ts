@@ -79,6 +79,16 @@ export class CardState {
     this.running = true;
   }
 
+  /** The host streams the tool call's arguments while the model writes them: show the code so far. */
+  showPartialInput(args: Record<string, unknown> | undefined): void {
+    const code = codeOfInput(args);
+    if (code === null || this.view) return;
+    this.#fromTool = true;
+    this.#settle();
+    this.code = code;
+    this.running = true;
+  }
+
   /** The host sent the tool call's result. */
   showResult(result: ToolResult): void {
     this.#fromTool = true;

@@ -19,6 +19,7 @@ mount(Card, { target: document.getElementById('card')!, props: { state } });
 const app = new App({ name: 'Kid Coder classroom', version: '0.1.0' }, {}, { autoResize: true });
 
 // Handlers go on before connecting, so no notification is missed.
+app.ontoolinputpartial = (params) => state.showPartialInput(params.arguments);
 app.ontoolinput = (params) => state.showInput(params.arguments);
 app.ontoolresult = (params) => state.showResult(params as ToolResult);
 app.ontoolcancelled = () => state.cancelled();
