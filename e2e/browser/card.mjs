@@ -5,6 +5,9 @@
 //
 // Usage: node e2e/browser/card.mjs  (from the repository root, after make
 // build, which builds frontend/card/classroom.html and build/bin/kidcoder).
+// With KIDCODER_CARD_VIA=mcp the host is an MCP client of `kidcoder mcp`
+// instead: it reads the card from the server's resource and sends every
+// run_python call (and its cancellation) to the server.
 // Prints one line per check and exits non-zero on any failure; screenshots go
 // to test-artifacts/card-*.png.
 
@@ -13,7 +16,8 @@ import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { checker, launch, repo } from './fake_app.mjs';
 
 const frontend = join(repo, 'frontend');
@@ -34,6 +38,24 @@ const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-i
 
 const work = mkdtempSync(join(tmpdir(), 'kidcoder-card-'));
 const { check, summary } = checker();
+const CARD_URI = 'ui://kidcoder/classroom.html';
+
+/** With KIDCODER_CARD_VIA=mcp: a client of `kidcoder mcp`, and the card as the server serves it. */
+async function connectServer() {
+  const dist = dirname(require.resolve('@modelcontextprotocol/client'));
+  const { Client } = await import(pathToFileURL(join(dist, 'index.mjs')).href);
+  const { StdioClientTransport } = await import(pathToFileURL(join(dist, 'stdio.mjs')).href);
+  const client = new Client({ name: 'kidcoder-card-test-host', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: kidcoder, args: ['mcp'], env: { ...process.env, LANG: 'C.UTF-8' }, stderr: 'ignore' }));
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => t.name === 'run_python');
+  check('mcp: run_python names the card as its UI', tool?._meta?.ui?.resourceUri === CARD_URI, JSON.stringify(tool?._meta));
+  const { contents } = await client.readResource({ uri: CARD_URI });
+  check('mcp: the card is served as an MCP App page', contents?.[0]?.mimeType === 'text/html;profile=mcp-app');
+  return { client, html: contents?.[0]?.text ?? '' };
+}
+const server = process.env.KIDCODER_CARD_VIA === 'mcp' ? await connectServer() : null;
+const cardHtml = server ? server.html : readFileSync(cardFile);
 
 /** Builds the host page's script (the AppBridge side) from frontend/src/testing/cardHost.ts. */
 async function buildHost() {
@@ -63,7 +85,7 @@ function serve(hostJs) {
     if (req.url === '/' || req.url === '/host.html') res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(hostPage);
     else if (req.url === '/host.js') res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(hostJs);
     else if (req.url === '/card.html')
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP }).end(readFileSync(cardFile));
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP }).end(cardHtml);
     else res.writeHead(404).end();
   });
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, requests, url: `http://127.0.0.1:${server.address().port}` })));
@@ -72,8 +94,13 @@ function serve(hostJs) {
 let runs = 0;
 /** The runs in progress, by the host's call id, to stop on cancellation. */
 const inFlight = new Map();
-/** Runs code with the real CLI and wraps its run --json object as run_python's tool result. */
+/** Runs code with the real CLI (or the real server) and gives run_python's tool result. */
 function runPython(args, id) {
+  if (server) {
+    const abort = new AbortController();
+    if (id !== undefined) inFlight.set(id, abort);
+    return server.client.callTool({ name: 'run_python', arguments: args }, { signal: abort.signal }).finally(() => inFlight.delete(id));
+  }
   const dir = join(work, `run-${++runs}`);
   mkdirSync(dir);
   const file = join(dir, 'main.py');
@@ -100,9 +127,11 @@ function runPython(args, id) {
   });
 }
 
-/** Stops a run the card cancelled; kidcoder run ends its sandboxed program on SIGTERM. */
+/** Stops a run the card cancelled: kidcoder run ends its sandboxed program on SIGTERM; the server, on notifications/cancelled. */
 function cancelPython(id) {
-  inFlight.get(id)?.kill('SIGTERM');
+  const run = inFlight.get(id);
+  if (run instanceof AbortController) run.abort();
+  else run?.kill('SIGTERM');
 }
 
 /** The tool result run_python gives for a run --json object: text, pictures, the SVG as a resource, and the object itself. */
@@ -188,7 +217,7 @@ async function shot(page, name) {
 
 const star = readFileSync(join(repo, 'backend', 'lessons', 'starter', '1 star.py'), 'utf8');
 const hostJs = await buildHost();
-const { server, requests, url } = await serve(hostJs);
+const { server: web, requests, url } = await serve(hostJs);
 const browser = await launch();
 try {
   // zh, a narrow chat column: the card opens by itself and runs the star demo.
@@ -320,7 +349,8 @@ try {
   }
 } finally {
   await browser.close();
-  server.close();
+  web.close();
+  await server?.client.close();
   rmSync(work, { recursive: true, force: true });
 }
 process.exit(summary() ? 0 : 1);
