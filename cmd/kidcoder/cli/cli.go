@@ -42,6 +42,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return cmdSelftest(args[1:], stdout, stderr)
 	case "pack":
 		return cmdPack(args[1:], stdout, stderr)
+	case "mcp":
+		return cmdMCP(args[1:], os.Stdin, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, buildinfo.String())
 		return 0
@@ -71,6 +73,10 @@ Usage:
                                   {"at_ms": 900, "type": "close"}   closes the drawing
                                 without "close", the drawing closes 1 s after the last event
   kidcoder selftest [--json]    prove the sandbox with must-block and must-allow probes
+  kidcoder mcp [--lessons DIR] [--allow-write]
+                                serve AI tutors over MCP on stdin/stdout: run_python in this sandbox
+                                with the window's limits, lessons, checks and the classroom card;
+                                write_lesson only with --allow-write (docs/mcp.md)
   kidcoder version              print the version, commit and build date
   kidcoder pack new DIR         start an exercise pack (teachers)
   kidcoder pack check DIR|FILE  validate a pack and run its reference solutions through its checks

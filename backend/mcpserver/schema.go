@@ -1,0 +1,116 @@
+package mcpserver
+
+import "encoding/json"
+
+// The tools' JSON Schemas (2020-12). resultSchema is the `kidcoder run
+// --json` object (docs/contracts.md §2), kidrun.Result.
+var (
+	runInputSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "code": {"type": "string", "description": "The Python program, at most 1 MiB."},
+    "stdin": {"type": "string", "description": "Everything input() reads, one answer a line; without it input() meets the end of input."},
+    "timeout_seconds": {"type": "number", "exclusiveMinimum": 0, "description": "Wall-clock limit, clamped to 1..60 s as the window's settings are; default: the window's setting."},
+    "lang": {"type": "string", "enum": ["zh", "en"], "description": "Language of the friendly errors; default: the window's setting."},
+    "events": {"type": "string", "description": "A timeline of keys, clicks and answers to play into a live turtle program: one JSON object a line, as kidcoder run --events reads (docs/mcp.md)."}
+  },
+  "required": ["code"],
+  "additionalProperties": false
+}`)
+
+	resultSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "status": {"type": "string", "enum": ["ok", "error", "timeout", "memory_limit", "output_limit", "killed", "sandbox_unavailable"]},
+    "exit_code": {"type": "integer"},
+    "duration_ms": {"type": "integer"},
+    "stdout": {"type": "string"},
+    "stderr": {"type": "string"},
+    "truncated": {"type": "boolean"},
+    "error": {
+      "type": ["object", "null"],
+      "properties": {
+        "type": {"type": "string"},
+        "message": {"type": "string"},
+        "line": {"type": ["integer", "null"]},
+        "hint": {"type": "string"}
+      }
+    },
+    "images": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "mime": {"type": "string", "enum": ["image/png", "image/svg+xml"]},
+          "data": {"type": "string", "contentEncoding": "base64"}
+        },
+        "required": ["mime", "data"]
+      }
+    },
+    "drawing": {"description": "The turtle drawing's steps, for replay (docs/runner-protocol.md)."},
+    "stopped": {"type": "boolean"},
+    "limit": {"type": "string"},
+    "limits": {
+      "type": "object",
+      "properties": {
+        "wallSeconds": {"type": "number"},
+        "cpuSeconds": {"type": "number"},
+        "idleSeconds": {"type": "number"},
+        "memoryMiB": {"type": "integer"},
+        "outputKiB": {"type": "integer"},
+        "scratchFiles": {"type": "integer"}
+      }
+    },
+    "message": {"type": "string"},
+    "notices": {"type": "array", "items": {"type": "string"}},
+    "checks": {
+      "type": "array",
+      "items": {"type": "object", "properties": {"ok": {"type": "boolean"}, "message": {"type": "string"}}}
+    }
+  },
+  "required": ["status", "exit_code", "duration_ms", "stdout", "stderr", "truncated", "error", "images", "limits"]
+}`)
+
+	pathSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "The lesson's path inside the lessons folder, slash-separated, e.g. \"第1周/star.py\" (list_lessons gives them)."}
+  },
+  "required": ["path"],
+  "additionalProperties": false
+}`)
+
+	emptySchema = json.RawMessage(`{"type": "object", "additionalProperties": false}`)
+
+	writeSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "The lesson's path inside the lessons folder, ending in .py; its group (folder) must exist."},
+    "code": {"type": "string", "description": "The new program, at most 1 MiB."},
+    "base_version": {"type": "string", "description": "The version read_lesson gave. When the file on disk is not that version (or exists and none is given), both are kept: the disk's copy as \"NAME (from disk).py\"."}
+  },
+  "required": ["path", "code"],
+  "additionalProperties": false
+}`)
+
+	checkSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "A lesson that came from an exercise pack."},
+    "code": {"type": "string", "description": "The code to check, at most 1 MiB; default: the saved lesson."},
+    "lang": {"type": "string", "enum": ["zh", "en"]}
+  },
+  "required": ["path"],
+  "additionalProperties": false
+}`)
+
+	explainSchema = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "code": {"type": "string", "description": "The program, at most 1 MiB. It is only parsed, never run."},
+    "lang": {"type": "string", "enum": ["zh", "en"]}
+  },
+  "required": ["code"],
+  "additionalProperties": false
+}`)
+)
