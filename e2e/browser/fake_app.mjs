@@ -5,7 +5,8 @@
 // read the events the window sent back.
 
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -125,4 +126,31 @@ export function checker() {
       return failed === 0;
     },
   };
+}
+
+/**
+ * Starts the real Go backend (cmd/kidcoder-devserver, or KIDCODER_DEVSERVER)
+ * serving the built frontend, with its own home and settings (English, the
+ * given time limit in seconds); stop() ends it and removes the home.
+ */
+export async function startDevServer(prefix, timeoutSeconds) {
+  const home = mkdtempSync(join(tmpdir(), prefix));
+  const settings = join(home, 'settings.json');
+  writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds }));
+  const bin = process.env.KIDCODER_DEVSERVER || join(repo, 'build', 'bin', 'kidcoder-devserver');
+  const proc = spawn(bin, ['-dist', join(repo, 'frontend', 'dist'), '-settings', settings], {
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LANG: 'C.UTF-8' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((ok, fail) => {
+    let buf = '';
+    proc.stdout.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/listening on (http:\/\/\S+)/);
+      if (m) ok(m[1]);
+    });
+    proc.on('exit', (code) => fail(new Error(`dev server exited with ${code}`)));
+    setTimeout(() => fail(new Error('dev server did not start')), 30000);
+  });
+  return { url, stop: () => { proc.kill('SIGTERM'); rmSync(home, { recursive: true, force: true }); } };
 }

@@ -6,12 +6,11 @@
 // line per check and exits non-zero on any failure.
 // Screenshots go to test-artifacts/.
 
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startDevServer } from './fake_app.mjs';
 
 const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const require = createRequire(join(repo, 'frontend', 'package.json'));
@@ -27,28 +26,6 @@ function check(name, ok, detail = '') {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `: ${detail}`}`);
 }
 
-/** Starts the dev server with its own home, settings (the default 10 s time limit: a slow machine's plots need their time) and cache. */
-async function startServer() {
-  const home = mkdtempSync(join(tmpdir(), 'kidcoder-browser-'));
-  const settings = join(home, 'settings.json');
-  writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds: 10 }));
-  const bin = process.env.KIDCODER_DEVSERVER || join(repo, 'build', 'bin', 'kidcoder-devserver');
-  const proc = spawn(bin, ['-dist', join(repo, 'frontend', 'dist'), '-settings', settings], {
-    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LANG: 'C.UTF-8' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise((ok, fail) => {
-    let buf = '';
-    proc.stdout.on('data', (d) => {
-      buf += d;
-      const m = buf.match(/listening on (http:\/\/\S+)/);
-      if (m) ok(m[1]);
-    });
-    proc.on('exit', (code) => fail(new Error(`dev server exited with ${code}`)));
-    setTimeout(() => fail(new Error('dev server did not start')), 30000);
-  });
-  return { url, stop: () => { proc.kill('SIGTERM'); rmSync(home, { recursive: true, force: true }); } };
-}
 
 const consoleText = (page) => page.locator('.console').innerText();
 
@@ -76,7 +53,7 @@ async function runAndWait(page, timeout = 15000) {
 }
 
 async function main() {
-  const server = await startServer();
+  const server = await startDevServer('kidcoder-browser-', 10);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',

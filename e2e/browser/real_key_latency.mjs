@@ -9,11 +9,7 @@
 // KIDCODER_DEVSERVER names another dev server binary).
 // Prints "BENCH live_key_latency_median <ms> ms" and "... _p95 ...".
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { checker, launch, repo, setProgram } from './fake_app.mjs';
+import { checker, launch, setProgram, startDevServer } from './fake_app.mjs';
 
 const presses = Math.min(18, Number(process.argv[2]) || 18);
 const STEP = 20;
@@ -21,27 +17,6 @@ const STEP = 20;
 const START = -190;
 const { check, summary } = checker();
 
-async function startServer() {
-  const home = mkdtempSync(join(tmpdir(), 'kidcoder-latency-'));
-  const settings = join(home, 'settings.json');
-  writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds: 60 }));
-  const bin = process.env.KIDCODER_DEVSERVER || join(repo, 'build', 'bin', 'kidcoder-devserver');
-  const proc = spawn(bin, ['-dist', join(repo, 'frontend', 'dist'), '-settings', settings], {
-    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LANG: 'C.UTF-8' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise((ok, fail) => {
-    let buf = '';
-    proc.stdout.on('data', (d) => {
-      buf += d;
-      const m = buf.match(/listening on (http:\/\/\S+)/);
-      if (m) ok(m[1]);
-    });
-    proc.on('exit', (code) => fail(new Error(`dev server exited with ${code}`)));
-    setTimeout(() => fail(new Error('dev server did not start')), 30000);
-  });
-  return { url, stop: () => { proc.kill('SIGTERM'); rmSync(home, { recursive: true, force: true }); } };
-}
 
 /**
  * In the page: on every keydown, watches each animation frame for red ink in
@@ -92,7 +67,7 @@ function installProbe(page) {
 }
 
 async function main() {
-  const server = await startServer();
+  const server = await startDevServer('kidcoder-latency-', 60);
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });

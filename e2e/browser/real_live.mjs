@@ -10,37 +10,14 @@
 // line per check and exits non-zero on any failure. Screenshots go to
 // test-artifacts/.
 
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checker, inkOf, launch, repo, setProgram } from './fake_app.mjs';
+import { checker, inkOf, launch, repo, setProgram, startDevServer } from './fake_app.mjs';
 
 const artifacts = join(repo, 'test-artifacts');
 mkdirSync(artifacts, { recursive: true });
 const { check, summary } = checker();
 
-async function startServer() {
-  const home = mkdtempSync(join(tmpdir(), 'kidcoder-live-'));
-  const settings = join(home, 'settings.json');
-  writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds: 20 }));
-  const bin = process.env.KIDCODER_DEVSERVER || join(repo, 'build', 'bin', 'kidcoder-devserver');
-  const proc = spawn(bin, ['-dist', join(repo, 'frontend', 'dist'), '-settings', settings], {
-    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LANG: 'C.UTF-8' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise((ok, fail) => {
-    let buf = '';
-    proc.stdout.on('data', (d) => {
-      buf += d;
-      const m = buf.match(/listening on (http:\/\/\S+)/);
-      if (m) ok(m[1]);
-    });
-    proc.on('exit', (code) => fail(new Error(`dev server exited with ${code}`)));
-    setTimeout(() => fail(new Error('dev server did not start')), 30000);
-  });
-  return { url, stop: () => { proc.kill('SIGTERM'); rmSync(home, { recursive: true, force: true }); } };
-}
 
 const consoleText = (page) => page.locator('.console').innerText();
 const until = (page, fn, arg, timeout = 15000) => page.waitForFunction(fn, arg, { timeout, polling: 20 }).then(() => true, () => false);
@@ -57,7 +34,7 @@ async function runsDone(page) {
 }
 
 async function main() {
-  const server = await startServer();
+  const server = await startDevServer('kidcoder-live-', 20);
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
