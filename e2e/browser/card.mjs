@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checker, launch, repo } from './fake_app.mjs';
+import { checker, inkOf, launch, repo } from './fake_app.mjs';
 
 const frontend = join(repo, 'frontend');
 const require = createRequire(join(frontend, 'package.json'));
@@ -181,21 +181,9 @@ async function fitted(page) {
 }
 
 /** How many canvas pixels of the card's drawing are close to a colour (r, g, b). */
-async function inkOf(page, [r, g, b]) {
+function cardInk(page, rgb) {
   const frame = page.frames().find((f) => f.url().endsWith('/card.html'));
-  return frame.evaluate(
-    ([r, g, b]) => {
-      const c = document.querySelector('.drawing canvas');
-      if (!c || !c.width) return 0;
-      const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      let n = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        if (Math.abs(data[i] - r) < 40 && Math.abs(data[i + 1] - g) < 40 && Math.abs(data[i + 2] - b) < 40) n++;
-      }
-      return n;
-    },
-    [r, g, b],
-  );
+  return inkOf(frame, rgb, '.drawing canvas');
 }
 
 /** Replaces the code box's text as a child would: select all, type. */
@@ -232,15 +220,15 @@ try {
     check('zh: the console shows the demo output, emoji included', out.includes('你好！我画了一颗金色的星星 ⭐'), out);
     check('zh: the run button reads 跑一下', (await frame.locator('button.run').innerText()).includes('跑一下'));
     await frame.locator('.drawing[data-state="done"]').waitFor(LONG);
-    const gold = await inkOf(page, [255, 215, 0]);
-    const orange = await inkOf(page, [255, 165, 0]);
+    const gold = await cardInk(page, [255, 215, 0]);
+    const orange = await cardInk(page, [255, 165, 0]);
     check('zh: the drawing shows the gold star and the orange dots', gold > 500 && orange > 50, `gold ${gold}, orange ${orange}`);
     await shot(page, 'zh-400-open');
 
     // Watch again replays from an empty canvas to the same picture.
     await frame.locator('button.again').click();
     await frame.locator('.drawing[data-state="done"]').waitFor(LONG);
-    check('zh: watch again ends on the same drawing', Math.abs((await inkOf(page, [255, 215, 0])) - gold) < gold * 0.05);
+    check('zh: watch again ends on the same drawing', Math.abs((await cardInk(page, [255, 215, 0])) - gold) < gold * 0.05);
 
     // Typed code with Chinese and emoji output.
     await typeCode(frame, 'name = "小海龟"\nprint(f"你好，{name}！🐢🎉")\nprint(6 * 7)\n');
@@ -326,7 +314,7 @@ try {
     check('en: the card shows the tool call\'s output', (await frame.locator('.console').innerText()).includes('A blue square 🟦'));
     check('en: the run button reads Run', (await frame.locator('button.run').innerText()).trim() === '▶ Run');
     await frame.locator('.drawing[data-state="done"]').waitFor(LONG);
-    const blue = await inkOf(page, [0, 0, 255]);
+    const blue = await cardInk(page, [0, 0, 255]);
     check('en: the tool call\'s drawing is replayed', blue > 100, `blue ${blue}`);
     check('en: a card for a tool call does not run the demo', (await calls()).length === 0, JSON.stringify(await calls()));
     await shot(page, 'en-700-open');

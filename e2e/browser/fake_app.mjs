@@ -89,11 +89,14 @@ export function sendFrame(page, frame) {
   }, frame);
 }
 
-/** How many canvas pixels of the live drawing are close to a colour (r, g, b). */
-export function inkOf(page, [r, g, b]) {
-  return page.evaluate(
-    ([r, g, b]) => {
-      const c = document.querySelector('.stage.live canvas');
+/**
+ * How many pixels of a canvas are close to a colour (r, g, b): by default the
+ * window's live drawing; target is a page or a frame (the card's iframe).
+ */
+export function inkOf(target, [r, g, b], selector = '.stage.live canvas') {
+  return target.evaluate(
+    ([r, g, b, selector]) => {
+      const c = document.querySelector(selector);
       if (!c || !c.width) return 0;
       const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
       let n = 0;
@@ -102,7 +105,7 @@ export function inkOf(page, [r, g, b]) {
       }
       return n;
     },
-    [r, g, b],
+    [r, g, b, selector],
   );
 }
 
