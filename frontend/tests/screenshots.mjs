@@ -8,12 +8,12 @@
 // Screenshots go to tests/out/. Every scenario also checks that nothing spills
 // out of the window. Prints "N passed, N failed" and exits non-zero on failure.
 
-import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { serve } from '../../e2e/browser/fake_app.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = resolve(here, '..');
@@ -43,22 +43,6 @@ async function buildFake() {
     },
   });
   return readFileSync(join(dir, 'fake-wails.js'), 'utf8');
-}
-
-const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png' };
-
-function serve(folder) {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = normalize(join(folder, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(folder) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
 /** Everything that must stay inside the window, with the rectangles that do not. */
