@@ -214,8 +214,9 @@ type sysState struct {
 
 	infoDone chan struct{}
 	mu       sync.Mutex
-	initPid  int // host pid of the sandbox's pid-namespace init
-	pidfd    int // -1 until known
+	initPid  int  // host pid of the sandbox's pid-namespace init
+	pidfd    int  // -1 until known
+	killReq  bool // kill came before the init was known: readInfo kills it
 	setupErr error
 }
 
@@ -498,15 +499,18 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 			}
 		}
 	}
-	if setupErr == nil {
+	s.mu.Lock()
+	killReq := s.killReq
+	if setupErr != nil {
+		s.setupErr = setupErr
+	}
+	fd := s.pidfd
+	s.mu.Unlock()
+	if setupErr == nil && !killReq {
 		s.blockW.Write([]byte{1})
 		s.blockW.Close()
 		return
 	}
-	s.mu.Lock()
-	s.setupErr = setupErr
-	fd := s.pidfd
-	s.mu.Unlock()
 	if fd >= 0 {
 		unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
 	}
@@ -560,18 +564,30 @@ func parentPid(stat []byte) int {
 
 // kill SIGKILLs the namespace's init: the kernel then kills every process
 // in the pid namespace, setsid'd and double-forked ones included, and bwrap
-// exits. Before the init is known, bwrap itself is killed and
-// --die-with-parent takes the sandbox down.
+// exits. Before the init is known, killing bwrap would orphan an init still
+// held on its block fd (it has no death signal yet) together with the run's
+// pipes, so the kill is left to readInfo, which kills the init as soon as it
+// knows it, before letting it go. Once readInfo is over without an init,
+// bwrap alone is left to kill.
 func (s *sysState) kill(cmd *exec.Cmd) error {
 	s.mu.Lock()
 	fd := s.pidfd
+	if fd < 0 {
+		s.killReq = true
+	}
 	s.mu.Unlock()
 	if fd >= 0 {
 		if err := unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0); err == nil || errors.Is(err, unix.ESRCH) {
 			return nil
 		}
+		return cmd.Process.Kill()
 	}
-	return cmd.Process.Kill()
+	select {
+	case <-s.infoDone:
+		return cmd.Process.Kill()
+	default:
+		return nil // readInfo sees killReq
+	}
 }
 
 // finish returns once the namespace's init has exited, and with it (the

@@ -35,6 +35,12 @@ func onOutput(rec *recorder, marker string, f func()) {
 
 func startCode(t *testing.T, code string, spec Spec, h Handler) *Process {
 	t.Helper()
+	return startCodeCtx(t, context.Background(), code, spec, h)
+}
+
+// startCodeCtx is startCode with the run's context.
+func startCodeCtx(t *testing.T, ctx context.Context, code string, spec Spec, h Handler) *Process {
+	t.Helper()
 	prog := filepath.Join(t.TempDir(), "prog.py")
 	if err := os.WriteFile(prog, []byte(code), 0o600); err != nil {
 		t.Fatal(err)
@@ -45,7 +51,7 @@ func startCode(t *testing.T, code string, spec Spec, h Handler) *Process {
 	spec.Python = testPython
 	spec.Args = []string{"-I", "-B", ScratchDir + "/prog.py"}
 	spec.Files = append(spec.Files, Mount{Host: prog, Sandbox: ScratchDir + "/prog.py"})
-	p, err := Start(context.Background(), spec, h)
+	p, err := Start(ctx, spec, h)
 	if err != nil {
 		t.Fatal(err)
 	}
