@@ -228,7 +228,8 @@ def _late_import(name):
 def parse_args(argv):
     opts = {"lang": "en", "frames": None, "control": None, "mpl_cache": None,
             "max_steps": 1000000, "build_mpl_cache": None, "scratch": None,
-            "program": None, "checks": [], "live": False}
+            "program": None, "checks": [], "live": False, "warm": False,
+            "preload_mpl": False}
     i = 0
     flags = {"--lang": "lang", "--frames": "frames", "--control": "control",
              "--mpl-cache": "mpl_cache", "--max-steps": "max_steps",
@@ -243,6 +244,10 @@ def parse_args(argv):
             break
         if a == "--live":
             opts["live"] = True  # docs/runner-protocol.md, "Live runs"
+            i += 1
+            continue
+        if a in ("--warm", "--preload-mpl"):
+            opts[a[2:].replace("-", "_")] = True  # docs/runner-protocol.md, "Warm runs"
             i += 1
             continue
         if a == "--check" and i + 1 < len(argv):
@@ -321,6 +326,7 @@ class Runner(object):
         self.scratch_dir = None
         self.saved = None
         self.live = None          # kidlive.Live in a live run
+        self.control_rest = b""   # control bytes a warm start read past the program
 
     # -- messages (messages.json), loaded on first use
     def messages(self):
@@ -362,7 +368,7 @@ class Runner(object):
                 fd = private
             except (OSError, ImportError):
                 pass
-            _thread.start_new_thread(self.control_loop, (fd,))
+            _thread.start_new_thread(self.control_loop, (fd, self.control_rest))
         self.warn_shadows()
 
     def prepare_live(self):
@@ -399,13 +405,7 @@ class Runner(object):
             pass
 
     def scratch(self):
-        base = self.opts["scratch"]
-        if not base:
-            tmp = os.environ.get("TMPDIR") or "/tmp"
-            base = tmp if os.access(tmp, os.W_OK) else os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "kidrunner-%d" % os.getpid())
-        os.makedirs(folder, exist_ok=True)
-        return folder
+        return scratch_folder(self.opts)
 
     def warn_shadows(self):
         try:
@@ -426,26 +426,21 @@ class Runner(object):
                 self.notices.append(self.msg("notice.shadow", file=name))
 
     # -- stop and, in live runs, events
-    def control_loop(self, fd):
+    def control_loop(self, fd, buf=b""):
         try:
-            self.read_control(fd)
+            self.read_control(fd, buf)
         finally:
             if self.live is not None:
                 self.live.hang_up()
 
-    def read_control(self, fd):
-        """Read the control pipe until it closes, handling it line by line."""
-        buf = b""
+    def read_control(self, fd, buf=b""):
+        """Read the control pipe until it closes, handling it line by line.
+
+        buf is what was already read from it (a warm run's bytes past its program).
+        """
         skipping = False          # inside a line longer than the bound
         limit = 4096
         while True:
-            try:
-                data = _read(fd, 4096)
-            except OSError:
-                return
-            if not data:
-                return
-            buf += data
             while True:
                 nl = buf.find(b"\n")
                 if nl < 0:
@@ -458,6 +453,13 @@ class Runner(object):
                     skipping = False
                 elif len(line) <= limit:
                     self.control_line(line)
+            try:
+                data = _read(fd, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            buf += data
 
     def control_line(self, line):
         """One line from the host: stop, or (live runs) an event."""
@@ -944,6 +946,138 @@ def _for_checks(drawing):
     return drawing
 
 
+def scratch_folder(opts):
+    """The runner's own scratch folder (matplotlib's config lives there)."""
+    base = opts["scratch"]
+    if not base:
+        tmp = os.environ.get("TMPDIR") or "/tmp"
+        base = tmp if os.access(tmp, os.W_OK) else os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "kidrunner-%d" % os.getpid())
+    os.makedirs(folder, exist_ok=True)
+    return folder
+
+
+# -- warm runs (docs/runner-protocol.md, "Warm runs")
+
+MAX_WARM_CODE = 16 * 1024 * 1024
+_GO_LINE = 64 * 1024
+
+
+class _Warm(object):
+    """What a warm start loaded ahead of its program."""
+    kidplot = None
+    scratch_dir = None
+
+
+def _preload(opts, warm):
+    """Load what runs need before the program is known; nothing here is the child's."""
+    for name in ("kidturtle", "kiderrors", "kidsvg", "json"):
+        _late_import(name)
+    if opts["live"]:
+        _late_import("kidlive")
+    if opts["preload_mpl"]:
+        try:
+            kidplot = _late_import("kidplot")
+            warm.scratch_dir = scratch_folder(opts)
+            kidplot.prepare(warm.scratch_dir, opts["mpl_cache"])
+            _late_import("matplotlib.pyplot")
+            warm.kidplot = kidplot
+        except Exception:
+            pass  # the program's own import then does it, as in a cold run
+
+
+def _read_go(fd):
+    """Read the host's go line and the program's bytes from the control pipe.
+
+    Returns (header, code, rest) or None when the host hung up or sent
+    something else: then nothing of a child's runs here.
+    """
+    json = _modules["json"]
+    buf = b""
+    while b"\n" not in buf:
+        if len(buf) > _GO_LINE:
+            return None
+        data = _read(fd, 65536)
+        if not data:
+            return None
+        buf += data
+    line, buf = buf.split(b"\n", 1)
+    if not line.startswith(b"go "):
+        return None
+    head = json.loads(line[3:].decode("utf-8"))
+    n = head.get("code_bytes")
+    if type(n) is not int or not 0 <= n <= MAX_WARM_CODE:
+        return None
+    while len(buf) < n:
+        data = _read(fd, max(65536, n - len(buf)))
+        if not data:
+            return None
+        buf += data
+    return head, buf[:n], buf[n:]
+
+
+def warm_start(opts):
+    """A warm run: load ahead, then wait for the program on the control pipe.
+
+    The header names the program's sandbox path, the language, its
+    arguments and the CPU seconds the program gets from now on. Returns
+    (_Warm, control bytes read past the program), or None to end quietly.
+    """
+    baseline = set(_modules)
+    warm = _Warm()
+    _preload(opts, warm)
+    try:
+        got = _read_go(opts["control"])
+    except (OSError, ValueError, UnicodeDecodeError):
+        got = None
+    if got is None:
+        return None
+    head, code, rest = got
+    program = head.get("program")
+    if (not isinstance(program, str) or not program.endswith(".py")
+            or os.path.basename(program).startswith(".") or "\x00" in program):
+        return None
+    folder = os.path.dirname(program)
+    fd = os.open(program, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    try:
+        view = memoryview(code)
+        while view:
+            view = view[_write(fd, view):]
+    finally:
+        _close(fd)
+    opts["program"] = program
+    opts["lang"] = head.get("lang") if head.get("lang") in ("zh", "en") else opts["lang"]
+    args = head.get("args") or []
+    opts["args"] = [a for a in args if isinstance(a, str)]
+    _limit_cpu(head.get("cpu"))
+    # A file of the program's folder that has the name of a module loaded
+    # ahead is found first by the program's import, as in a cold run.
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        names = []
+    for name in names:
+        base = name[:-3] if name.endswith(".py") else name
+        if base in _modules and base not in baseline:
+            del _modules[base]
+    return warm, rest
+
+
+def _limit_cpu(seconds):
+    """From now on the process gets seconds of CPU (RLIMIT_CPU, lowered only)."""
+    if not isinstance(seconds, (int, float)) or seconds <= 0:
+        return
+    try:
+        resource = _late_import("resource")
+        ru = resource.getrusage(resource.RUSAGE_SELF)
+        soft = int(ru.ru_utime + ru.ru_stime + seconds) + 1
+        cur_soft, cur_hard = resource.getrlimit(resource.RLIMIT_CPU)
+        if cur_hard == resource.RLIM_INFINITY or soft + 1 <= cur_hard:
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
+    except (ImportError, OSError, ValueError):
+        pass
+
+
 def main(argv):
     try:
         opts = parse_args(argv)
@@ -952,10 +1086,22 @@ def main(argv):
         return 2
     if opts["build_mpl_cache"]:
         return build_mpl_cache(opts["build_mpl_cache"])
+    warm, rest = None, b""
+    if opts["warm"]:
+        if opts["control"] is None:
+            sys.stderr.write("kidrunner: --warm needs --control\n")
+            return 2
+        got = warm_start(opts)
+        if got is None:
+            return 0
+        warm, rest = got
     if not opts["program"]:
         sys.stderr.write("kidrunner: no program given\n")
         return 2
     runner = Runner(opts)
+    runner.control_rest = rest
+    if warm is not None and warm.kidplot is not None:
+        runner.kidplot, runner.scratch_dir = warm.kidplot, warm.scratch_dir
     runner.prepare()
     try:
         code, error = runner.run()

@@ -130,7 +130,17 @@ type Spec struct {
 	// clocks count busy time and time without input instead
 	// (docs/sandbox-limits.md, "Live runs"). Needs Frames.
 	Live bool
+	// Warm starts the sandbox ahead of its program (docs/sandbox-limits.md,
+	// "Warm runs"): until Process.Release no clock runs and no output or
+	// frame reaches a handler. Each process gets WarmCPU more CPU seconds
+	// (RLIMIT_CPU) for what it loads ahead. Needs Frames.
+	Warm bool
 }
+
+// WarmCPU is the CPU a warm sandbox may spend loading ahead, on top of the
+// policy's per-process limit; the runner lowers its own limit to the
+// policy's when its program starts, and the host's clocks count from there.
+const WarmCPU = 10 * time.Second
 
 // ScratchDir is the sandbox path of the private writable scratch directory,
 // also the working directory and HOME.

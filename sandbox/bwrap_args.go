@@ -165,10 +165,13 @@ func (l rlimitValues) cpuHard() int64 { return l.CPU + 1 }
 
 // rlimitsOf are the per-process limits of a run under p; a live run's
 // processes get at least liveProcessCPU of CPU each.
-func rlimitsOf(p Policy, live bool) rlimitValues {
+func rlimitsOf(p Policy, live, warm bool) rlimitValues {
 	perProcess := p.CPUTime
 	if live {
 		perProcess = max(perProcess, liveProcessCPU)
+	}
+	if warm {
+		perProcess += WarmCPU
 	}
 	cpu := int64((perProcess + time.Second - 1) / time.Second)
 	if cpu < 1 {

@@ -297,7 +297,7 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	}
 	plan.Copies = copies
 	argv := append([]string{py.exe}, spec.Args...)
-	limits := rlimitsOf(policy, spec.Live)
+	limits := rlimitsOf(policy, spec.Live, spec.Warm)
 	if s.group != nil {
 		// The group's limit is the one that binds: a program that runs out
 		// of memory is then ended by the kernel, which the host sees in the

@@ -74,10 +74,10 @@ func TestLiveClock(t *testing.T) {
 // A live run's processes may each use an hour of CPU; a normal run's, the policy's.
 func TestLiveProcessCPU(t *testing.T) {
 	p := DefaultPolicy()
-	if got := rlimitsOf(p, false).CPU; got != 10 {
+	if got := rlimitsOf(p, false, false).CPU; got != 10 {
 		t.Errorf("normal run: RLIMIT_CPU %d s", got)
 	}
-	if got := rlimitsOf(p, true).CPU; got != 3600 {
+	if got := rlimitsOf(p, true, false).CPU; got != 3600 {
 		t.Errorf("live run: RLIMIT_CPU %d s", got)
 	}
 	// A live process SIGKILLed after 20 s of CPU was not at its limit.

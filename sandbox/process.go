@@ -47,7 +47,7 @@ var (
 // any goroutine; Wait may be called more than once.
 type Process struct {
 	spec   Spec
-	h      Handler
+	h      atomic.Pointer[Handler] // a warm run's is set by Release
 	cmd    *exec.Cmd
 	sys    *sysState
 	cancel context.CancelCauseFunc
@@ -65,7 +65,11 @@ type Process struct {
 	wake   chan struct{} // Stop was asked for
 	exited chan struct{} // the process (bwrap) was reaped
 	done   chan struct{} // everything finished; outcome is final
-	start  time.Time
+	// released is closed when a warm run's program was handed over (at
+	// once for other runs); start is then the moment it was.
+	released    chan struct{}
+	releaseOnce sync.Once
+	start       time.Time
 
 	// outMu orders output and frames into events and guards the byte
 	// counts; it is never held while calling the Handler, which may call
@@ -82,6 +86,9 @@ type Process struct {
 	cpuRun  time.Duration // the run's total CPU, last read
 	runPeak int64         // the run group's peak memory, last read
 	oom     bool          // the kernel killed a process of the run for its memory limit
+	// cpuBase and cpuSeenBase are the run's CPU and its largest process's
+	// at Release: what a warm run spent loading ahead is not the child's.
+	cpuBase, cpuSeenBase time.Duration
 }
 
 // usage is one sample of the run's processes.
@@ -120,15 +127,21 @@ func Start(ctx context.Context, spec Spec, h Handler) (*Process, error) {
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
 	p := &Process{
-		spec:   spec,
-		h:      h,
-		cancel: cancel,
-		ctx:    runCtx,
-		events: make(chan event, 64),
-		wake:   make(chan struct{}, 1),
-		exited: make(chan struct{}),
-		done:   make(chan struct{}),
+		spec:     spec,
+		cancel:   cancel,
+		ctx:      runCtx,
+		events:   make(chan event, 64),
+		wake:     make(chan struct{}, 1),
+		exited:   make(chan struct{}),
+		done:     make(chan struct{}),
+		released: make(chan struct{}),
 	}
+	if spec.Warm {
+		h = discardHandler{} // nothing reaches a handler before Release
+	} else {
+		close(p.released)
+	}
+	p.h.Store(&h)
 	if err := p.launch(runCtx); err != nil {
 		cancel(err)
 		return nil, err
@@ -147,6 +160,9 @@ func checkSpec(s Spec) error {
 	}
 	if s.Live && !s.Frames {
 		return errors.New("sandbox: a live run needs Frames (its events come on fd 4)")
+	}
+	if s.Warm && !s.Frames {
+		return errors.New("sandbox: a warm run needs Frames (its program comes on fd 4)")
 	}
 	return nil
 }
@@ -341,10 +357,14 @@ func (p *Process) dispatch() {
 		timer   = time.NewTimer(time.Hour)
 	)
 	timer.Stop()
+	// The first output after a quiet spell goes out at once; what follows
+	// it within coalesceDelay is gathered, so a flood costs few calls.
+	var quietSince time.Time
 	flush := func() {
 		if len(buf) > 0 {
-			p.h.Output(pending, buf)
+			(*p.h.Load()).Output(pending, buf)
 			buf = nil
+			quietSince = time.Now().Add(coalesceDelay)
 		}
 		timer.Stop()
 	}
@@ -357,7 +377,7 @@ func (p *Process) dispatch() {
 			}
 			if ev.stream == 0 {
 				flush()
-				p.h.Frame(ev.data)
+				(*p.h.Load()).Frame(ev.data)
 				continue
 			}
 			if ev.stream != pending {
@@ -368,7 +388,7 @@ func (p *Process) dispatch() {
 				timer.Reset(coalesceDelay)
 			}
 			buf = append(buf, ev.data...)
-			if len(buf) >= coalesceBytes {
+			if len(buf) >= coalesceBytes || time.Now().After(quietSince) {
 				flush()
 			}
 		case <-timer.C:
@@ -383,20 +403,35 @@ func (p *Process) dispatch() {
 // wait at both ends of it. Waiting is host-side evidence only (sawWaiting);
 // nothing the program writes can pause a clock.
 func (p *Process) supervise() {
+	p.mu.Lock()
 	pol := p.spec.Policy
+	p.mu.Unlock()
 	grace := time.NewTimer(time.Hour)
 	grace.Stop()
 	tick := time.NewTicker(sampleEvery)
 	defer func() { grace.Stop(); tick.Stop() }()
 	clock := newClock(p.spec.Live, p.lastInputAt)
+	p.mu.Lock()
 	last := p.start
-	var lastCPU time.Duration
+	p.mu.Unlock()
+	var lastCPU, cpuBase time.Duration
 	wasWaiting, stopping := false, false
 	stdinIno := pipeInode(p.stdin)
+	released := p.released
+	held := p.spec.Warm
 	for {
 		select {
 		case <-p.exited:
 			return
+		case <-released:
+			// A warm run's program starts now: its clocks count from here.
+			released = nil
+			held = false
+			p.mu.Lock()
+			last, cpuBase, pol = p.start, p.cpuBase, p.spec.Policy
+			p.mu.Unlock()
+			lastCPU, wasWaiting = 0, false
+			clock = newClock(p.spec.Live, p.lastInputAt)
 		case <-grace.C:
 			p.cancel(errStopped)
 		case <-p.wake:
@@ -416,6 +451,20 @@ func (p *Process) supervise() {
 			p.cpuRun = max(p.cpuRun, u.cpuTotal)
 			p.runPeak = max(p.runPeak, u.runPeak)
 			p.mu.Unlock()
+			u.cpuTotal -= cpuBase
+			if held {
+				// Loading ahead: only the memory and file bounds apply.
+				switch {
+				case u.oomKills > 0:
+					p.mu.Lock()
+					p.oom = true
+					p.mu.Unlock()
+					p.cancel(errMemoryLimit)
+				case u.scratchFiles > pol.ScratchFiles:
+					p.cancel(errFileLimit)
+				}
+				continue
+			}
 			// A live run's intervals run between real readings: a repeated
 			// one would show a run asleep at one reading as asleep all along.
 			if !(p.spec.Live && u.stale) {
@@ -566,9 +615,68 @@ func (p *Process) Stop() {
 	p.notify()
 }
 
-// Started is when the sandbox was started: the run's durations and a
-// scripted run's events count from here.
-func (p *Process) Started() time.Time { return p.start }
+// Started is when the sandbox was started, or a warm run's program handed
+// over: the run's durations and a scripted run's events count from here.
+func (p *Process) Started() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.start
+}
+
+// Release hands a warm run its program: h gets the run's output and
+// frames from now on, first goes to the control pipe (the runner's go
+// line and the program, docs/runner-protocol.md "Warm runs"), and the
+// run's clocks start. wall and cpu, when positive and at most the spec's,
+// replace its WallTime and CPUTime (the host's clocks). It fails when the
+// run is not warm, was released before, has ended, or did not take first
+// within releaseWait.
+func (p *Process) Release(h Handler, first []byte, wall, cpu time.Duration) error {
+	if !p.spec.Warm {
+		return errors.New("sandbox: Release on a run that is not warm")
+	}
+	select {
+	case <-p.exited:
+		return os.ErrClosed
+	default:
+	}
+	if h == nil {
+		h = discardHandler{}
+	}
+	err := errors.New("sandbox: released twice")
+	p.releaseOnce.Do(func() {
+		u := p.sys.sample(0)
+		p.ctlMu.Lock()
+		p.control.SetWriteDeadline(time.Now().Add(releaseWait))
+		_, err = p.control.Write(first)
+		p.ctlMu.Unlock()
+		p.h.Store(&h)
+		now := time.Now()
+		p.mu.Lock()
+		if wall > 0 && wall <= p.spec.Policy.WallTime {
+			p.spec.Policy.WallTime = wall
+		}
+		if cpu > 0 && cpu <= p.spec.Policy.CPUTime {
+			p.spec.Policy.CPUTime = cpu
+		}
+		p.start = now
+		p.cpuBase = u.cpuTotal
+		p.cpuSeenBase = p.cpuSeen
+		p.mu.Unlock()
+		p.lastInput.Store(now.UnixNano())
+		close(p.released)
+		if err != nil {
+			p.cancel(errStopped)
+		}
+	})
+	return err
+}
+
+// releaseWait bounds how long Release waits for a warm runner still
+// loading ahead to take its program.
+const releaseWait = 20 * time.Second
+
+// Done is closed when the run is over and Wait returns at once.
+func (p *Process) Done() <-chan struct{} { return p.done }
 
 // Wait blocks until the run is over and every process of it is gone.
 func (p *Process) Wait() Outcome {
@@ -578,11 +686,11 @@ func (p *Process) Wait() Outcome {
 
 // finish settles the outcome from what the host saw.
 func (p *Process) finish(end time.Time, werr error) {
-	duration := end.Sub(p.start)
 	p.outMu.Lock()
 	defer p.outMu.Unlock()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	duration := max(end.Sub(p.start), 0)
 	o := observation{
 		cause:   context.Cause(p.ctx),
 		policy:  p.spec.Policy,
@@ -602,7 +710,7 @@ func (p *Process) finish(end time.Time, werr error) {
 	if ps := p.cmd.ProcessState; ps != nil {
 		o.exitCode = ps.ExitCode()
 		o.signal = waitSignal(ps)
-		o.cpu = max(ps.UserTime()+ps.SystemTime(), p.cpuSeen)
+		o.cpu = max(ps.UserTime()+ps.SystemTime(), p.cpuSeen) - p.cpuSeenBase
 	} else {
 		o.exitCode, o.signal = -1, 0
 	}
@@ -616,7 +724,7 @@ func (p *Process) finish(end time.Time, werr error) {
 	p.outcome.Truncated = p.truncated
 	p.outcome.Stopped = p.stopReq
 	p.outcome.PeakMemory = p.peak
-	p.outcome.CPUTime = max(o.cpu, p.cpuRun)
+	p.outcome.CPUTime = max(o.cpu, p.cpuRun-p.cpuBase)
 	_ = werr // the status already says everything Wait's error could
 	p.cancel(nil)
 }
@@ -653,7 +761,7 @@ func verdict(o observation) (Status, int, string) {
 	if sig != 0 {
 		name = signalName(sig)
 	}
-	nearCPU := float64(o.cpu) >= nearLimit*float64(time.Duration(rlimitsOf(o.policy, o.live).CPU)*time.Second)
+	nearCPU := float64(o.cpu) >= nearLimit*float64(time.Duration(rlimitsOf(o.policy, o.live, false).CPU)*time.Second)
 	nearMem := !o.contained && float64(o.peak) >= nearLimit*float64(o.policy.MemoryBytes)
 	switch {
 	case errors.Is(o.cause, errOutputLimit):

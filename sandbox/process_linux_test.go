@@ -225,7 +225,7 @@ func TestContextCancelKills(t *testing.T) {
 func TestStubRlimits(t *testing.T) {
 	needSandbox(t)
 	// The Python stub used where prlimit is missing sets the same limits.
-	argv := stubCommand(testPython, rlimitsOf(testPolicy(), false), []string{testPython, "-I", "-c",
+	argv := stubCommand(testPython, rlimitsOf(testPolicy(), false, false), []string{testPython, "-I", "-c",
 		"import resource as r;print(*[r.getrlimit(n) for n in (r.RLIMIT_AS,r.RLIMIT_CPU,r.RLIMIT_NPROC,r.RLIMIT_CORE)])"})
 	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
 	if err != nil {

@@ -105,7 +105,7 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	for _, a := range spec.Args {
 		argv = append(argv, hostPath(a, s.scratch, mounts))
 	}
-	l := rlimitsOf(spec.Policy, spec.Live)
+	l := rlimitsOf(spec.Policy, spec.Live, spec.Warm)
 	l.AS = -1
 	plan.Command = stubCommand(py.exe, l, argv)
 	cmd := exec.CommandContext(ctx, sandboxExec, seatbeltArgs(plan)...)

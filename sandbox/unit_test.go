@@ -167,7 +167,7 @@ func TestBwrapArgs(t *testing.T) {
 func TestRlimitCommands(t *testing.T) {
 	pol := DefaultPolicy()
 	pol.CPUTime = 2500 * time.Millisecond
-	l := rlimitsOf(pol, false)
+	l := rlimitsOf(pol, false, false)
 	if l != (rlimitValues{AS: 512 << 20, CPU: 3, FSize: 16 << 20, NProc: 64, NoFile: 256}) {
 		t.Fatalf("rlimitsOf = %+v", l)
 	}

@@ -51,6 +51,7 @@ type Engine struct {
 	bytecode  string // host folder of the layer's compiled bytecode; "" for none
 
 	mplMu sync.Mutex
+	warm  warmPool
 }
 
 // ErrNoPython is returned by New when no usable Python 3 was found.
@@ -237,6 +238,14 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 	}
 	lang := text.Lang(req.Lang)
 
+	if w := e.takeWarm(req, policy, name); w != nil {
+		if run, err := e.startOnWarm(w, req, obs, policy, name, lang); err == nil {
+			return run, nil
+		}
+	}
+	if len(req.CheckFiles) > MaxCheckFiles {
+		return nil, fmt.Errorf("at most %d check files", MaxCheckFiles)
+	}
 	staging, err := os.MkdirTemp("", "kidcoder-prog-")
 	if err != nil {
 		return nil, fmt.Errorf("staging the program: %w", err)
@@ -246,41 +255,14 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		os.RemoveAll(staging)
 		return nil, fmt.Errorf("staging the program: %w", err)
 	}
-	files := []sandbox.Mount{{Host: progPath, Sandbox: sandbox.ScratchDir + "/" + name}}
-	for _, f := range req.DataFiles {
-		base := filepath.Base(f)
-		if base == name || strings.HasPrefix(base, ".") {
-			continue
+	files := append([]sandbox.Mount{{Host: progPath, Sandbox: sandbox.ScratchDir + "/" + name}},
+		e.dataMounts(staging, name, req.DataFiles)...)
+	args, ro := e.runnerArgs(lang, req.Live, req.CheckFiles)
+	if usesMatplotlib(req.Code) {
+		if dir := e.fontCacheDir(ctx); dir != "" {
+			args = append(args, "--mpl-cache", mplCacheDir)
+			ro = append(ro, sandbox.Mount{Host: dir, Sandbox: mplCacheDir})
 		}
-		// A copy taken now: the lesson folder may change during the run, and
-		// a data file that vanished since it was listed is simply not there.
-		if copyFile(f, filepath.Join(staging, base)) == nil {
-			files = append(files, sandbox.Mount{Host: filepath.Join(staging, base), Sandbox: sandbox.ScratchDir + "/" + base})
-		}
-	}
-
-	if len(req.CheckFiles) > MaxCheckFiles {
-		os.RemoveAll(staging)
-		return nil, fmt.Errorf("at most %d check files", MaxCheckFiles)
-	}
-	args := []string{"-I", "-X", "utf8", "-B"}
-	ro := []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}}
-	if e.bytecode != "" {
-		args = append(args, "-X", "pycache_prefix="+bytecodeDir)
-		ro = append(ro, sandbox.Mount{Host: e.bytecode, Sandbox: bytecodeDir})
-	}
-	args = append(args, layerDir+"/kidrunner.py", "--lang", lang, "--frames", "3", "--control", "4")
-	if req.Live {
-		args = append(args, "--live")
-	}
-	for i, f := range req.CheckFiles {
-		p := fmt.Sprintf("%s/%d.py", checkDir, i)
-		ro = append(ro, sandbox.Mount{Host: f, Sandbox: p})
-		args = append(args, "--check", p)
-	}
-	if dir := e.fontCache(ctx, req.Code); dir != "" {
-		args = append(args, "--mpl-cache", mplCacheDir)
-		ro = append(ro, sandbox.Mount{Host: dir, Sandbox: mplCacheDir})
 	}
 	args = append(args, "--", sandbox.ScratchDir+"/"+name)
 
@@ -299,6 +281,51 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		os.RemoveAll(staging)
 		return nil, err
 	}
+	return e.begin(proc, coll, req, policy, lang, staging), nil
+}
+
+// dataMounts copies the lesson's data files into staging (a copy taken
+// now: the lesson folder may change during the run, and a data file that
+// vanished since it was listed is simply not there) and mounts them in the
+// scratch, skipping one named like the program.
+func (e *Engine) dataMounts(staging, name string, dataFiles []string) []sandbox.Mount {
+	var files []sandbox.Mount
+	for _, f := range dataFiles {
+		base := filepath.Base(f)
+		if base == name || strings.HasPrefix(base, ".") {
+			continue
+		}
+		if copyFile(f, filepath.Join(staging, base)) == nil {
+			files = append(files, sandbox.Mount{Host: filepath.Join(staging, base), Sandbox: sandbox.ScratchDir + "/" + base})
+		}
+	}
+	return files
+}
+
+// runnerArgs are the interpreter's and runner's arguments up to the
+// program, and the read-only mounts they need: the Python layer, its
+// bytecode, and the check scripts.
+func (e *Engine) runnerArgs(lang string, live bool, checkFiles []string) ([]string, []sandbox.Mount) {
+	args := []string{"-I", "-X", "utf8", "-B"}
+	ro := []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}}
+	if e.bytecode != "" {
+		args = append(args, "-X", "pycache_prefix="+bytecodeDir)
+		ro = append(ro, sandbox.Mount{Host: e.bytecode, Sandbox: bytecodeDir})
+	}
+	args = append(args, layerDir+"/kidrunner.py", "--lang", lang, "--frames", "3", "--control", "4")
+	if live {
+		args = append(args, "--live")
+	}
+	for i, f := range checkFiles {
+		p := fmt.Sprintf("%s/%d.py", checkDir, i)
+		ro = append(ro, sandbox.Mount{Host: f, Sandbox: p})
+		args = append(args, "--check", p)
+	}
+	return args, ro
+}
+
+// begin gives a started program its stdin and waits for its end in the background.
+func (e *Engine) begin(proc *sandbox.Process, coll *collector, req Request, policy sandbox.Policy, lang, staging string) *Run {
 	r := &Run{proc: proc, coll: coll, policy: policy, lang: lang, staging: staging, live: req.Live, started: proc.Started(), done: make(chan struct{})}
 	switch {
 	case req.Stdin != nil:
@@ -310,7 +337,7 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		_ = proc.CloseInput()
 	}
 	go r.finish()
-	return r, nil
+	return r
 }
 
 // Input sends one line the child typed.
@@ -338,13 +365,10 @@ func (r *Run) finish() {
 	close(r.done)
 }
 
-// fontCache returns the host folder of matplotlib's font cache, built once
-// by a set-up run when the program looks like it uses matplotlib. "" means
-// no cache (matplotlib then builds one in the run's scratch, slowly).
-func (e *Engine) fontCache(ctx context.Context, code []byte) string {
-	if !strings.Contains(string(code), "matplotlib") && !strings.Contains(string(code), "pylab") {
-		return ""
-	}
+// fontCacheDir returns the host folder of matplotlib's font cache, built
+// once by a set-up run. "" means no cache (matplotlib then builds one in
+// the run's scratch, slowly).
+func (e *Engine) fontCacheDir(ctx context.Context) string {
 	e.mplMu.Lock()
 	defer e.mplMu.Unlock()
 	sum := sha256.Sum256([]byte(e.python))

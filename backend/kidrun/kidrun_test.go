@@ -91,12 +91,18 @@ func (e *events) InputDone() {}
 
 func runFile(t *testing.T, name string, req Request) *Result {
 	t.Helper()
+	return runFileOn(t, testEngine(t), name, req)
+}
+
+// runFileOn runs the corpus program name on engine e.
+func runFileOn(t *testing.T, e *Engine, name string, req Request) *Result {
+	t.Helper()
 	code, err := os.ReadFile(filepath.Join(corpus(t), name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Code, req.Name = code, name
-	r, err := testEngine(t).Start(context.Background(), req, nil)
+	r, err := e.Start(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +127,10 @@ func expectLines(t *testing.T, name, out string) {
 	}
 }
 
-func TestCorpus(t *testing.T) {
+func TestCorpus(t *testing.T) { checkCorpus(t, testEngine(t), nil) }
+
+// checkCorpus runs the corpus on e; before each run, before(t) is called.
+func checkCorpus(t *testing.T, e *Engine, before func(t *testing.T)) {
 	tests := []struct {
 		file      string
 		status    string
@@ -151,11 +160,14 @@ func TestCorpus(t *testing.T) {
 				req.Stdin = b
 			}
 			if tt.status == "timeout" {
-				p := testEngine(t).Policy()
+				p := e.Policy()
 				p.WallTime = 1500 * time.Millisecond
 				req.Policy = &p
 			}
-			res := runFile(t, tt.file, req)
+			if before != nil {
+				before(t)
+			}
+			res := runFileOn(t, e, tt.file, req)
 			if res.Status != tt.status {
 				t.Fatalf("status %q, want %q (stderr %q, error %+v)", res.Status, tt.status, res.Stderr, res.Error)
 			}

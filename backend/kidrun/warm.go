@@ -1,0 +1,288 @@
+package kidrun
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"kidcoder/sandbox"
+)
+
+// Warmth describes the warm sandbox an Engine keeps ready
+// (docs/runner-protocol.md, "Warm runs"): one sandbox started ahead of its
+// program, Python started and the runner's modules loaded, taken by the
+// next run that fits it and never used twice.
+type Warmth struct {
+	Live       bool     // for live runs (the window's)
+	Matplotlib bool     // matplotlib loaded ahead too
+	DataFiles  []string // host paths of the open lesson's data files, copied in ahead
+}
+
+// warmRun is one sandbox started ahead of its program.
+type warmRun struct {
+	want    Warmth
+	stamp   string // the data files as they were when copied in
+	policy  sandbox.Policy
+	proc    *sandbox.Process
+	staging string
+	mplDir  string
+	started time.Time
+}
+
+// warmPool is an Engine's warm sandbox: at most one ready, one in making.
+type warmPool struct {
+	mu     sync.Mutex
+	want   *Warmth // nil: keep none
+	ready  *warmRun
+	making bool
+	gen    int // bumped by every change of want: a late start for an old want is thrown away
+	closed bool
+	taken  atomic.Int64 // runs that took a warm sandbox
+}
+
+// KeepWarm asks the engine to keep one sandbox ready for runs like w; a
+// sandbox kept for anything else is thrown away. Starting it happens in
+// the background. Calling it again with the same w costs nothing.
+func (e *Engine) KeepWarm(w Warmth) {
+	w.DataFiles = append([]string(nil), w.DataFiles...)
+	p := &e.warm
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	if p.want != nil && sameWarmth(*p.want, w) {
+		if p.ready == nil && !p.making {
+			e.startWarmLocked()
+		}
+		return
+	}
+	p.want = &w
+	p.gen++
+	if p.ready != nil {
+		go p.ready.discard()
+		p.ready = nil
+	}
+	e.startWarmLocked()
+}
+
+// Close throws away the warm sandbox and keeps no other.
+func (e *Engine) Close() {
+	p := &e.warm
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	p.want = nil
+	p.gen++
+	if p.ready != nil {
+		go p.ready.discard()
+		p.ready = nil
+	}
+}
+
+// WarmReady says whether a warm sandbox is ready now, and whether it has
+// matplotlib loaded ahead.
+func (e *Engine) WarmReady() (ready, matplotlib bool) {
+	p := &e.warm
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ready == nil {
+		return false, false
+	}
+	return true, p.ready.want.Matplotlib
+}
+
+func sameWarmth(a, b Warmth) bool {
+	if a.Live != b.Live || a.Matplotlib != b.Matplotlib || len(a.DataFiles) != len(b.DataFiles) {
+		return false
+	}
+	for i := range a.DataFiles {
+		if a.DataFiles[i] != b.DataFiles[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// startWarmLocked starts making a warm sandbox for p.want; p.mu is held.
+func (e *Engine) startWarmLocked() {
+	p := &e.warm
+	if p.want == nil || p.making || p.closed {
+		return
+	}
+	p.making = true
+	want, gen := *p.want, p.gen
+	go func() {
+		w, err := e.startWarm(want)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.making = false
+		if err != nil {
+			return // runs start cold; the next KeepWarm or run tries again
+		}
+		if gen != p.gen || p.closed || p.ready != nil {
+			go w.discard()
+			if !p.closed && p.ready == nil {
+				e.startWarmLocked()
+			}
+			return
+		}
+		p.ready = w
+	}()
+}
+
+// startWarm starts one sandbox for w, under the engine's policy.
+func (e *Engine) startWarm(w Warmth) (*warmRun, error) {
+	ctx := context.Background()
+	if _, err := e.Check(ctx); err != nil {
+		return nil, err
+	}
+	staging, err := os.MkdirTemp("", "kidcoder-warm-")
+	if err != nil {
+		return nil, err
+	}
+	wr := &warmRun{want: w, policy: e.policy, staging: staging, stamp: dataStamp(w.DataFiles)}
+	files := e.dataMounts(staging, "", w.DataFiles)
+	args, ro := e.runnerArgs("en", w.Live, nil) // the go line names the run's language
+	if w.Matplotlib {
+		if dir := e.fontCacheDir(ctx); dir != "" {
+			args = append(args, "--mpl-cache", mplCacheDir)
+			ro = append(ro, sandbox.Mount{Host: dir, Sandbox: mplCacheDir})
+			wr.mplDir = dir
+		}
+		args = append(args, "--preload-mpl")
+	}
+	args = append(args, "--warm", "--", sandbox.ScratchDir+"/main.py")
+	proc, err := sandbox.Start(ctx, sandbox.Spec{
+		Policy:   e.policy,
+		Python:   e.python,
+		Args:     args,
+		ReadOnly: ro,
+		Files:    files,
+		Frames:   true,
+		Live:     w.Live,
+		Warm:     true,
+	}, nil)
+	if err != nil {
+		os.RemoveAll(staging)
+		return nil, err
+	}
+	wr.proc, wr.started = proc, time.Now()
+	go func() {
+		// A warm sandbox that ends before it is taken (thrown away, or out
+		// of memory while loading) leaves nothing behind.
+		proc.Wait()
+		e.warm.mu.Lock()
+		if e.warm.ready == wr {
+			e.warm.ready = nil
+		}
+		e.warm.mu.Unlock()
+	}()
+	return wr, nil
+}
+
+// discard ends a warm sandbox that will never be used: its runner, told to
+// stop before it got a program, ends without running anything.
+func (w *warmRun) discard() {
+	w.proc.Stop()
+	w.proc.Wait()
+	os.RemoveAll(w.staging)
+}
+
+// takeWarm returns the ready warm sandbox if it fits req, and starts
+// making the next one; nil means req starts cold.
+func (e *Engine) takeWarm(req Request, policy sandbox.Policy, name string) *warmRun {
+	p := &e.warm
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := p.ready
+	if w == nil || !fitsWarm(w, req, policy, name) {
+		return nil
+	}
+	p.ready = nil
+	p.taken.Add(1)
+	e.startWarmLocked()
+	return w
+}
+
+// fitsWarm: the same kind of run, the engine's limits (a run may only
+// shorten its clocks), no check scripts, and the same data files, unchanged.
+func fitsWarm(w *warmRun, req Request, policy sandbox.Policy, name string) bool {
+	if w.want.Live != req.Live || len(req.CheckFiles) > 0 {
+		return false
+	}
+	if usesMatplotlib(req.Code) && (!w.want.Matplotlib || w.mplDir == "") {
+		return false
+	}
+	limits, kept := policy, w.policy
+	if limits.WallTime > kept.WallTime || limits.CPUTime > kept.CPUTime {
+		return false
+	}
+	limits.WallTime, limits.CPUTime = kept.WallTime, kept.CPUTime
+	if limits != kept || len(req.DataFiles) != len(w.want.DataFiles) {
+		return false
+	}
+	for i, f := range req.DataFiles {
+		if f != w.want.DataFiles[i] || filepath.Base(f) == name {
+			return false
+		}
+	}
+	select {
+	case <-w.proc.Done():
+		return false
+	default:
+	}
+	return dataStamp(req.DataFiles) == w.stamp
+}
+
+// dataStamp identifies the data files' current contents by what stat says.
+func dataStamp(paths []string) string {
+	var b strings.Builder
+	for _, f := range paths {
+		fi, err := os.Lstat(f)
+		if err != nil {
+			fmt.Fprintf(&b, "%s:-;", f)
+			continue
+		}
+		fmt.Fprintf(&b, "%s:%d:%d:%v;", f, fi.Size(), fi.ModTime().UnixNano(), fi.Mode())
+	}
+	return b.String()
+}
+
+// goLine is what a warm runner reads on its control pipe to start: the go
+// line, then the program's bytes.
+func goLine(name, lang string, code []byte, live bool, policy sandbox.Policy) []byte {
+	cpu := policy.CPUTime
+	if live {
+		cpu = max(cpu, time.Hour) // as a cold live run's processes get
+	}
+	head, _ := json.Marshal(map[string]any{
+		"program":    sandbox.ScratchDir + "/" + name,
+		"code_bytes": len(code),
+		"lang":       lang,
+		"cpu":        int64((cpu + time.Second - 1) / time.Second),
+	})
+	return append(append(append([]byte("go "), head...), '\n'), code...)
+}
+
+// startOnWarm hands req to the warm sandbox w.
+func (e *Engine) startOnWarm(w *warmRun, req Request, obs Observer, policy sandbox.Policy, name, lang string) (*Run, error) {
+	coll := newCollector(obs)
+	if err := w.proc.Release(coll, goLine(name, lang, req.Code, req.Live, policy), policy.WallTime, policy.CPUTime); err != nil {
+		go w.discard()
+		return nil, err
+	}
+	return e.begin(w.proc, coll, req, policy, lang, w.staging), nil
+}
+
+// usesMatplotlib is how runs decide to bring matplotlib's font cache.
+func usesMatplotlib(code []byte) bool {
+	s := string(code)
+	return strings.Contains(s, "matplotlib") || strings.Contains(s, "pylab")
+}
