@@ -102,3 +102,12 @@ package: build
 # Installs the package with apt, runs it, removes it again (needs root or sudo).
 test-package: package
 	scripts/test-package.sh $(DEB)
+
+# The built-in course (backend/course/packs/NAME) as build/packs/NAME.kidpack.
+.PHONY: packs
+packs: cli
+	@mkdir -p build/packs
+	@for d in backend/course/packs/*/; do \
+		n=$$(basename "$$d"); \
+		$(BIN)/kidcoder pack build "$$d" -o "build/packs/$$n.kidpack" || exit 1; \
+	done

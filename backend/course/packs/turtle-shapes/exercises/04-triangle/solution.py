@@ -1,0 +1,5 @@
+import turtle
+
+for i in range(3):
+    turtle.forward(120)
+    turtle.left(120)

@@ -1,0 +1,8 @@
+import turtle
+
+colors = ["red", "orange", "yellow", "green", "blue", "purple"]
+turtle.pensize(5)
+
+for color in colors:
+    turtle.forward(100)
+    turtle.left(60)
