@@ -90,6 +90,10 @@ type App struct {
 	libRoot     string
 	libErr      error  // why lib is nil
 	draft       *Draft // unsaved editor text, saved on Shutdown
+	// What the warm sandbox is kept for: the open lesson, and whether it or
+	// the last run uses matplotlib.
+	warmLesson         string
+	lastMpl, lessonMpl bool
 }
 
 type active struct {
@@ -167,6 +171,11 @@ func (a *App) prepare() {
 	if st.Ready {
 		a.engine = eng
 	}
+	a.mu.Unlock()
+	if st.Ready {
+		a.keepWarm()
+	}
+	a.mu.Lock()
 	if demo != nil {
 		a.demo = demo
 		a.live[demo.id] = true
@@ -246,10 +255,7 @@ func (a *App) Run(req RunRequest) error {
 	if lang == "" {
 		lang = set.Lang
 	}
-	policy := eng.Policy()
-	policy.WallTime = time.Duration(set.Clamp().TimeoutSeconds) * time.Second
-	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
-
+	policy := runPolicy(eng, set)
 	obs := &runObserver{app: a, id: id}
 	run, err := eng.Start(a.ctx, kidrun.Request{
 		Code: []byte(req.Code), Name: req.Name, Lang: lang, Interactive: true, Live: true, Policy: &policy,
@@ -261,9 +267,35 @@ func (a *App) Run(req RunRequest) error {
 	}
 	a.mu.Lock()
 	a.current = &active{id: id, run: run}
+	a.lastMpl = kidrun.UsesMatplotlib([]byte(req.Code))
+	a.warmLesson = req.Lesson
 	a.mu.Unlock()
+	a.keepWarm()
 	go obs.finished(run)
 	return nil
+}
+
+// runPolicy is the limits of the window's runs: the engine's, with the
+// settings' time limit.
+func runPolicy(eng *kidrun.Engine, set settings.Settings) sandbox.Policy {
+	policy := eng.Policy()
+	policy.WallTime = time.Duration(set.Clamp().TimeoutSeconds) * time.Second
+	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
+	return policy
+}
+
+// keepWarm keeps a sandbox started ahead for the next Run
+// (docs/runner-protocol.md, "Warm runs"): live, under the settings'
+// limits, with the open lesson's data files, and with matplotlib loaded
+// when the open lesson or the last run uses it.
+func (a *App) keepWarm() {
+	a.mu.Lock()
+	eng, set, rel, mpl := a.engine, a.settings, a.warmLesson, a.lastMpl || a.lessonMpl
+	a.mu.Unlock()
+	if eng == nil {
+		return
+	}
+	eng.KeepWarm(kidrun.Warmth{Live: true, Matplotlib: mpl, DataFiles: a.lessonDataFiles(rel), Policy: runPolicy(eng, set)})
 }
 
 // ErrRunIDInUse is returned by Run for the id of a run whose end has not
@@ -417,7 +449,7 @@ func (a *App) SaveSettings(s settings.Settings) (settings.Settings, error) {
 		return stored, err
 	}
 	a.mu.Lock()
-	oldPy := a.settings.Python
+	oldPy, old := a.settings.Python, a.engine
 	a.settings = stored
 	if stored.Python != oldPy {
 		a.engine = nil
@@ -425,7 +457,12 @@ func (a *App) SaveSettings(s settings.Settings) (settings.Settings, error) {
 	}
 	a.mu.Unlock()
 	if stored.Python != oldPy {
+		if old != nil {
+			old.Close() // its warm sandbox has the old Python
+		}
 		go a.prepare()
+	} else {
+		a.keepWarm() // new limits: a new warm sandbox
 	}
 	return stored, nil
 }
@@ -458,8 +495,11 @@ func Shutdown(a *App) {
 	_ = a.saveDraft() // the window is gone: there is no one left to tell of a failure
 	a.closeLessons()
 	a.mu.Lock()
-	cur := a.current
+	cur, eng := a.current, a.engine
 	a.mu.Unlock()
+	if eng != nil {
+		eng.Close()
+	}
 	if d := a.dropDemo(); d != nil {
 		d.run.Stop()
 		<-d.run.Done()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"kidcoder/backend/kidrun"
 	"os"
 	"path"
 
@@ -149,7 +150,10 @@ func (a *App) OpenLesson(rel string) (*lessons.Lesson, error) {
 	}
 	a.mu.Lock()
 	a.draft = nil
+	a.warmLesson = rel
+	a.lessonMpl = kidrun.UsesMatplotlib([]byte(l.Content))
 	a.mu.Unlock()
+	a.keepWarm()
 	return l, nil
 }
 

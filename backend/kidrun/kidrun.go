@@ -258,7 +258,7 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 	files := append([]sandbox.Mount{{Host: progPath, Sandbox: sandbox.ScratchDir + "/" + name}},
 		e.dataMounts(staging, name, req.DataFiles)...)
 	args, ro := e.runnerArgs(lang, req.Live, req.CheckFiles)
-	if usesMatplotlib(req.Code) {
+	if UsesMatplotlib(req.Code) {
 		if dir := e.fontCacheDir(ctx); dir != "" {
 			args = append(args, "--mpl-cache", mplCacheDir)
 			ro = append(ro, sandbox.Mount{Host: dir, Sandbox: mplCacheDir})

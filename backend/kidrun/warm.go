@@ -22,6 +22,9 @@ type Warmth struct {
 	Live       bool     // for live runs (the window's)
 	Matplotlib bool     // matplotlib loaded ahead too
 	DataFiles  []string // host paths of the open lesson's data files, copied in ahead
+	// Policy is the limits of the runs to come; zero means the engine's. A
+	// run fits only under these limits (it may shorten its clocks).
+	Policy sandbox.Policy
 }
 
 // warmRun is one sandbox started ahead of its program.
@@ -99,7 +102,7 @@ func (e *Engine) WarmReady() (ready, matplotlib bool) {
 }
 
 func sameWarmth(a, b Warmth) bool {
-	if a.Live != b.Live || a.Matplotlib != b.Matplotlib || len(a.DataFiles) != len(b.DataFiles) {
+	if a.Live != b.Live || a.Matplotlib != b.Matplotlib || a.Policy != b.Policy || len(a.DataFiles) != len(b.DataFiles) {
 		return false
 	}
 	for i := range a.DataFiles {
@@ -147,7 +150,11 @@ func (e *Engine) startWarm(w Warmth) (*warmRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	wr := &warmRun{want: w, policy: e.policy, staging: staging, stamp: dataStamp(w.DataFiles)}
+	policy := e.policy
+	if w.Policy != (sandbox.Policy{}) {
+		policy = w.Policy
+	}
+	wr := &warmRun{want: w, policy: policy, staging: staging, stamp: dataStamp(w.DataFiles)}
 	files := e.dataMounts(staging, "", w.DataFiles)
 	args, ro := e.runnerArgs("en", w.Live, nil) // the go line names the run's language
 	if w.Matplotlib {
@@ -160,7 +167,7 @@ func (e *Engine) startWarm(w Warmth) (*warmRun, error) {
 	}
 	args = append(args, "--warm", "--", sandbox.ScratchDir+"/main.py")
 	proc, err := sandbox.Start(ctx, sandbox.Spec{
-		Policy:   e.policy,
+		Policy:   policy,
 		Python:   e.python,
 		Args:     args,
 		ReadOnly: ro,
@@ -217,7 +224,7 @@ func fitsWarm(w *warmRun, req Request, policy sandbox.Policy, name string) bool 
 	if w.want.Live != req.Live || len(req.CheckFiles) > 0 {
 		return false
 	}
-	if usesMatplotlib(req.Code) && (!w.want.Matplotlib || w.mplDir == "") {
+	if UsesMatplotlib(req.Code) && (!w.want.Matplotlib || w.mplDir == "") {
 		return false
 	}
 	limits, kept := policy, w.policy
@@ -281,8 +288,9 @@ func (e *Engine) startOnWarm(w *warmRun, req Request, obs Observer, policy sandb
 	return e.begin(w.proc, coll, req, policy, lang, w.staging), nil
 }
 
-// usesMatplotlib is how runs decide to bring matplotlib's font cache.
-func usesMatplotlib(code []byte) bool {
+// UsesMatplotlib is whether code looks like it uses matplotlib: such runs
+// bring matplotlib's font cache, and want it loaded ahead.
+func UsesMatplotlib(code []byte) bool {
 	s := string(code)
 	return strings.Contains(s, "matplotlib") || strings.Contains(s, "pylab")
 }

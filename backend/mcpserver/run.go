@@ -81,6 +81,8 @@ func (s *Server) runPython(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	if err != nil {
 		return unavailable(err, lang), nil
 	}
+	// The next run finds a sandbox started ahead, with matplotlib when this one used it.
+	s.eng.KeepWarm(kidrun.Warmth{Matplotlib: kidrun.UsesMatplotlib([]byte(*a.Code))})
 	if s.onStart != nil {
 		s.onStart()
 	}

@@ -75,7 +75,11 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// fails it serves anyway, and every run then says why nothing ran.
 	if _, err := eng.Check(ctx); err != nil {
 		fmt.Fprintf(stderr, "kidcoder: %s\n", explain(err, lang))
+	} else {
+		// A sandbox started ahead takes the first run_python (docs/runner-protocol.md, "Warm runs").
+		eng.KeepWarm(kidrun.Warmth{})
 	}
+	defer eng.Close()
 	srv := mcpserver.New(mcpserver.Options{Engine: eng, Settings: set, Lessons: lib, AllowWrite: *allowWrite})
 	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
 	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
