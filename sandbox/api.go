@@ -131,8 +131,9 @@ type Spec struct {
 	// (docs/sandbox-limits.md, "Live runs"). Needs Frames.
 	Live bool
 	// Warm starts the sandbox ahead of its program (docs/sandbox-limits.md,
-	// "Warm runs"): until Process.Release no clock runs and no output or
-	// frame reaches a handler. Each process gets WarmCPU more CPU seconds
+	// "Warm runs"): until Process.Release no clock runs, and the handler
+	// given to Start hears only the runner's own start-up (its ready frame);
+	// Release names the handler of the program's. Each process gets WarmCPU more CPU seconds
 	// (RLIMIT_CPU) for what it loads ahead. Needs Frames.
 	Warm bool
 }

@@ -136,9 +136,7 @@ func Start(ctx context.Context, spec Spec, h Handler) (*Process, error) {
 		done:     make(chan struct{}),
 		released: make(chan struct{}),
 	}
-	if spec.Warm {
-		h = discardHandler{} // nothing reaches a handler before Release
-	} else {
+	if !spec.Warm {
 		close(p.released)
 	}
 	p.h.Store(&h)

@@ -309,8 +309,10 @@ func (e *Engine) runnerArgs(lang string, live bool, checkFiles []string) ([]stri
 	args := []string{"-I", "-X", "utf8", "-B"}
 	ro := []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}}
 	if e.bytecode != "" {
-		args = append(args, "-X", "pycache_prefix="+bytecodeDir)
-		ro = append(ro, sandbox.Mount{Host: e.bytecode, Sandbox: bytecodeDir})
+		// The layer's bytecode goes where Python looks for it by itself. A
+		// pycache_prefix would send every import there, so the standard
+		// library and matplotlib would be compiled from source at each run.
+		ro = append(ro, sandbox.Mount{Host: filepath.Join(e.bytecode, filepath.FromSlash(layerDir)), Sandbox: layerDir + "/__pycache__"})
 	}
 	args = append(args, layerDir+"/kidrunner.py", "--lang", lang, "--frames", "3", "--control", "4")
 	if live {

@@ -16,7 +16,7 @@ import (
 )
 
 // corpus is the folder of sample kids' programs.
-func corpus(t *testing.T) string {
+func corpus(t testing.TB) string {
 	const dir = "../../python/tests/corpus"
 	if _, err := os.Stat(filepath.Join(dir, "hello_zh.py")); err != nil {
 		t.Fatalf("corpus of sample programs: %v", err)
@@ -40,7 +40,7 @@ var (
 	engErr  error
 )
 
-func testEngine(t *testing.T) *Engine {
+func testEngine(t testing.TB) *Engine {
 	t.Helper()
 	engOnce.Do(func() {
 		cache, err := os.MkdirTemp("", "kidrun-test-cache-")

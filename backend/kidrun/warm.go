@@ -36,6 +36,24 @@ type warmRun struct {
 	staging string
 	mplDir  string
 	started time.Time
+	loaded  chan struct{} // closed when the runner said it has loaded ahead
+}
+
+// warmWatch hears a warm runner before it has a program: only its ready frame.
+type warmWatch struct {
+	once   sync.Once
+	loaded chan struct{}
+}
+
+func (w *warmWatch) Output(sandbox.Stream, []byte) {}
+
+func (w *warmWatch) Frame(b []byte) {
+	var f struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(b, &f) == nil && f.Type == "ready" {
+		w.once.Do(func() { close(w.loaded) })
+	}
 }
 
 // warmPool is an Engine's warm sandbox: at most one ready, one in making.
@@ -89,16 +107,22 @@ func (e *Engine) Close() {
 	}
 }
 
-// WarmReady says whether a warm sandbox is ready now, and whether it has
-// matplotlib loaded ahead.
+// WarmReady says whether a warm sandbox is ready now, its runner done
+// loading ahead, and whether that includes matplotlib.
 func (e *Engine) WarmReady() (ready, matplotlib bool) {
 	p := &e.warm
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ready == nil {
+	w := p.ready
+	p.mu.Unlock()
+	if w == nil {
 		return false, false
 	}
-	return true, p.ready.want.Matplotlib
+	select {
+	case <-w.loaded:
+		return true, w.want.Matplotlib && w.mplDir != ""
+	default:
+		return false, false
+	}
 }
 
 func sameWarmth(a, b Warmth) bool {
@@ -154,7 +178,7 @@ func (e *Engine) startWarm(w Warmth) (*warmRun, error) {
 	if w.Policy != (sandbox.Policy{}) {
 		policy = w.Policy
 	}
-	wr := &warmRun{want: w, policy: policy, staging: staging, stamp: dataStamp(w.DataFiles)}
+	wr := &warmRun{want: w, policy: policy, staging: staging, stamp: dataStamp(w.DataFiles), loaded: make(chan struct{})}
 	files := e.dataMounts(staging, "", w.DataFiles)
 	args, ro := e.runnerArgs("en", w.Live, nil) // the go line names the run's language
 	if w.Matplotlib {
@@ -175,7 +199,7 @@ func (e *Engine) startWarm(w Warmth) (*warmRun, error) {
 		Frames:   true,
 		Live:     w.Live,
 		Warm:     true,
-	}, nil)
+	}, &warmWatch{loaded: wr.loaded})
 	if err != nil {
 		os.RemoveAll(staging)
 		return nil, err

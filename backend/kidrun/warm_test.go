@@ -13,7 +13,7 @@ import (
 
 // warmEngine is an engine of its own (sharing the test engine's cache), so
 // the other tests' runs stay cold.
-func warmEngine(t *testing.T, policy sandbox.Policy) *Engine {
+func warmEngine(t testing.TB, policy sandbox.Policy) *Engine {
 	t.Helper()
 	base := testEngine(t)
 	e, err := New(Options{CacheDir: base.cacheDir, Policy: policy, Python: base.python})
