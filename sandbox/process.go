@@ -643,10 +643,8 @@ func (p *Process) Release(h Handler, first []byte, wall, cpu time.Duration) erro
 	err := errors.New("sandbox: released twice")
 	p.releaseOnce.Do(func() {
 		u := p.sys.sample(0)
-		p.ctlMu.Lock()
-		p.control.SetWriteDeadline(time.Now().Add(releaseWait))
-		_, err = p.control.Write(first)
-		p.ctlMu.Unlock()
+		// The handler is in place before the program can print: the runner
+		// starts it as soon as it has read first.
 		p.h.Store(&h)
 		now := time.Now()
 		p.mu.Lock()
@@ -662,6 +660,10 @@ func (p *Process) Release(h Handler, first []byte, wall, cpu time.Duration) erro
 		p.mu.Unlock()
 		p.lastInput.Store(now.UnixNano())
 		close(p.released)
+		p.ctlMu.Lock()
+		p.control.SetWriteDeadline(time.Now().Add(releaseWait))
+		_, err = p.control.Write(first)
+		p.ctlMu.Unlock()
 		if err != nil {
 			p.cancel(errStopped)
 		}

@@ -192,3 +192,25 @@ turtle.done()
 		t.Fatalf("%d runs took a warm sandbox, want 2", e.warm.taken.Load())
 	}
 }
+
+// TestWarmOutputNeverLost: a program that prints at once on a warm
+// sandbox always has its output, however soon after the handover it comes.
+func TestWarmOutputNeverLost(t *testing.T) {
+	e := warmEngine(t, testEngine(t).Policy())
+	e.KeepWarm(Warmth{Live: true})
+	for i := range 20 {
+		awaitWarm(t, e)
+		obs := newEvents()
+		r, err := e.Start(context.Background(), Request{Code: []byte("print('x')\n"), Live: true}, obs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := r.Wait()
+		obs.mu.Lock()
+		seen := obs.out.String()
+		obs.mu.Unlock()
+		if res.Stdout != "x\n" || seen != "x\n" {
+			t.Fatalf("run %d: stdout %q, the window saw %q", i, res.Stdout, seen)
+		}
+	}
+}
