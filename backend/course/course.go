@@ -20,7 +20,7 @@ import (
 var sources embed.FS
 
 // order is the course's order: drawing first, then the language, then games.
-var order = []string{"turtle-shapes"}
+var order = []string{"turtle-shapes", "first-steps", "little-games"}
 
 // Names lists the course's packs by source folder name, in course order.
 func Names() []string { return append([]string(nil), order...) }

@@ -1,0 +1,3 @@
+name = input("What is your name? ")
+
+print("Hello, friend!")

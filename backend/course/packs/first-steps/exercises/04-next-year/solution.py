@@ -1,0 +1,3 @@
+age = int(input("How old are you? "))
+
+print("Next year you will be", age + 1)

@@ -1,0 +1,26 @@
+import turtle
+
+screen = turtle.Screen()
+target = turtle.Turtle("turtle")
+target.shape("circle")
+target.color("gold")
+target.shapesize(2)
+target.speed(0)
+target.penup()
+places = [(100, 50), (-80, -60), (60, -100), (0, 120)]
+place = 0
+score = 0
+target.goto(places[place])
+
+
+def clicked(x, y):
+    global score, place
+    # 只有点中星星才算分！ Only score when the click is near the star!
+    score = score + 1
+    print("Hit! Score:", score)
+    place = (place + 1) % len(places)
+    target.goto(places[place])
+
+
+screen.onscreenclick(clicked)
+turtle.done()
