@@ -256,7 +256,7 @@ func (a *App) Run(req RunRequest) error {
 		lang = set.Lang
 	}
 	policy := runPolicy(eng, set)
-	obs := &runObserver{app: a, id: id}
+	obs := newRunObserver(a, id, nil)
 	run, err := eng.Start(a.ctx, kidrun.Request{
 		Code: []byte(req.Code), Name: req.Name, Lang: lang, Interactive: true, Live: true, Policy: &policy,
 		DataFiles: a.lessonDataFiles(req.Lesson),
@@ -345,7 +345,7 @@ func (a *App) startDemo(eng *kidrun.Engine) *demoRun {
 	set := a.settings
 	a.mu.Unlock()
 	d := &demoRun{id: DemoRunID}
-	obs := &runObserver{app: a, id: d.id, demo: d}
+	obs := newRunObserver(a, d.id, d)
 	run, err := eng.Start(a.ctx, kidrun.Request{Code: []byte(lessons.StarDemo()), Name: "star.py", Lang: set.Lang, Interactive: true, Live: true}, obs)
 	if err != nil {
 		return nil
@@ -517,11 +517,21 @@ func (a *App) emit(event string, data any) {
 }
 
 // runObserver sends a run's events under its run id, as they happen, or
-// through demo while that is the unclaimed star demo.
+// through demo while that is the unclaimed star demo. Output goes through
+// out, which sends what waits before any other event.
 type runObserver struct {
 	app  *App
 	id   string
 	demo *demoRun
+	out  *outputThrottle
+}
+
+func newRunObserver(a *App, id string, demo *demoRun) *runObserver {
+	o := &runObserver{app: a, id: id, demo: demo}
+	o.out = newOutputThrottle(func(stream, text string) {
+		o.send(func() { o.app.emit(EventRunOutput, OutputEvent{RunID: o.id, Stream: stream, Text: text}) })
+	})
+	return o
 }
 
 func (o *runObserver) send(f func()) {
@@ -532,16 +542,17 @@ func (o *runObserver) send(f func()) {
 	f()
 }
 
-func (o *runObserver) Output(stream, text string) {
-	o.send(func() { o.app.emit(EventRunOutput, OutputEvent{RunID: o.id, Stream: stream, Text: text}) })
-}
+func (o *runObserver) Output(stream, text string) { o.out.Output(stream, text) }
 func (o *runObserver) Waiting(prompt string) {
+	o.out.Flush()
 	o.send(func() { o.app.emit(EventRunWaiting, WaitingEvent{RunID: o.id, Prompt: prompt}) })
 }
 func (o *runObserver) InputDone() {
+	o.out.Flush()
 	o.send(func() { o.app.emit(EventRunInputDone, RunEvent{RunID: o.id}) })
 }
 func (o *runObserver) Live(frame json.RawMessage) {
+	o.out.Flush()
 	o.send(func() { o.app.emit(EventRunLive, LiveEvent{RunID: o.id, Frame: frame}) })
 }
 
@@ -549,6 +560,7 @@ func (o *runObserver) Live(frame json.RawMessage) {
 // used again.
 func (o *runObserver) finished(run *kidrun.Run) {
 	res := run.Wait()
+	o.out.Flush()
 	o.send(func() {
 		o.app.mu.Lock()
 		if o.app.current != nil && o.app.current.id == o.id {

@@ -30,6 +30,11 @@ const ESC = '\x1b';
 const MAX_CSI = 64;
 const MAX_STRING = 4096;
 
+// Characters the filter has to look at: C0 controls but tab and newline, DEL and C1.
+const NEEDS_FILTER = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+
+const CURSOR_MOVES = /[\r\b]/;
+
 type ParseState = 'text' | 'esc' | 'escInter' | 'csi' | 'str' | 'strEsc';
 
 class EscapeFilter {
@@ -38,6 +43,8 @@ class EscapeFilter {
 
   /** Returns the text with escape sequences and unsupported controls removed. */
   filter(input: string): string {
+    // Most output has no control but newline and tab: nothing to remove.
+    if (this.state === 'text' && !NEEDS_FILTER.test(input)) return input;
     let out = '';
     for (let i = 0; i < input.length; i++) {
       const ch = input[i];
@@ -130,6 +137,15 @@ export class ConsoleModel {
 
   write(kind: SegKind, raw: string): void {
     const text = this.filters[kind].filter(raw);
+    if (!CURSOR_MOVES.test(text)) {
+      // Plain lines, as floods are: whole runs between newlines at once.
+      const parts = text.split('\n');
+      for (let i = 0; i < parts.length; i++) {
+        if (i > 0) this.endLine();
+        if (parts[i]) this.put(kind, parts[i]);
+      }
+      return;
+    }
     let run = '';
     const flush = () => {
       if (run) this.put(kind, run);

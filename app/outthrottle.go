@@ -1,0 +1,85 @@
+package app
+
+import (
+	"sync"
+	"time"
+)
+
+// Bounds on how often a run's output reaches the window. Each event costs
+// the webview a script evaluation and a wake-up however little it carries,
+// so a program printing line by line is sent as one event a frame or so.
+const (
+	outputEvery    = 33 * time.Millisecond
+	outputMaxBytes = 64 << 10
+	// outputGather is how long a piece waits for the rest of its print
+	// (print writes its arguments, separators and newline one by one).
+	outputGather = 3 * time.Millisecond
+)
+
+type outChunk struct {
+	stream string
+	text   []byte // grown in place: a flood arrives in many small pieces
+}
+
+// outputThrottle passes a run's output on in order, at most once per
+// interval and never more than gather after the first piece that waits once
+// the interval has passed (so a single print is not held back), or as soon
+// as maxBytes wait. Flush sends what waits; call it before any other event
+// of the run so order is kept.
+type outputThrottle struct {
+	emit     func(stream, text string)
+	interval time.Duration
+	gather   time.Duration
+	maxBytes int
+
+	mu      sync.Mutex // held while emitting, so a timer's flush and a caller's never interleave
+	pending []outChunk
+	size    int
+	last    time.Time
+	timer   *time.Timer
+}
+
+func newOutputThrottle(emit func(stream, text string)) *outputThrottle {
+	return &outputThrottle{emit: emit, interval: outputEvery, gather: outputGather, maxBytes: outputMaxBytes}
+}
+
+func (t *outputThrottle) Output(stream, text string) {
+	if text == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n := len(t.pending); n > 0 && t.pending[n-1].stream == stream {
+		t.pending[n-1].text = append(t.pending[n-1].text, text...)
+	} else {
+		t.pending = append(t.pending, outChunk{stream, []byte(text)})
+	}
+	t.size += len(text)
+	switch {
+	case t.size >= t.maxBytes:
+		t.flushLocked()
+	case t.timer == nil:
+		t.timer = time.AfterFunc(max(t.gather, t.interval-time.Since(t.last)), t.Flush)
+	}
+}
+
+// Flush sends all output waiting now.
+func (t *outputThrottle) Flush() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.flushLocked()
+}
+
+func (t *outputThrottle) flushLocked() {
+	if t.timer != nil {
+		t.timer.Stop()
+		t.timer = nil
+	}
+	if len(t.pending) == 0 {
+		return
+	}
+	for _, c := range t.pending {
+		t.emit(c.stream, string(c.text))
+	}
+	t.pending, t.size, t.last = nil, 0, time.Now()
+}

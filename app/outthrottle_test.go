@@ -1,0 +1,118 @@
+package app
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// sink records what a throttle emits and signals each emit.
+type sink struct {
+	mu   sync.Mutex
+	got  []outChunk
+	each chan struct{}
+}
+
+func newSink() *sink { return &sink{each: make(chan struct{}, 1024)} }
+
+func (s *sink) emit(stream, text string) {
+	s.mu.Lock()
+	s.got = append(s.got, outChunk{stream, []byte(text)})
+	s.mu.Unlock()
+	s.each <- struct{}{}
+}
+
+func (s *sink) events() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, c := range s.got {
+		out = append(out, c.stream+":"+string(c.text))
+	}
+	return out
+}
+
+func TestOutputThrottle(t *testing.T) {
+	tests := []struct {
+		name   string
+		writes [][2]string
+		before []string // sent before Flush
+		after  []string // sent by Flush
+	}{
+		{"pieces wait and join", [][2]string{{"stdout", "a\n"}, {"stdout", "b\n"}, {"stdout", "c\n"}}, nil, []string{"stdout:a\nb\nc\n"}},
+		{"streams keep their order", [][2]string{{"stdout", "a"}, {"stdout", "b"}, {"stderr", "E"}, {"stdout", "c"}}, nil, []string{"stdout:ab", "stderr:E", "stdout:c"}},
+		{"empty pieces are nothing", [][2]string{{"stdout", ""}, {"stdout", "x"}, {"stdout", ""}}, nil, []string{"stdout:x"}},
+		{"past the byte bound it goes at once", [][2]string{{"stdout", "a"}, {"stdout", strings.Repeat("z", 10)}, {"stdout", "b"}}, []string{"stdout:a" + strings.Repeat("z", 10)}, []string{"stdout:b"}},
+		{"nothing waiting, nothing sent", nil, nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSink()
+			// Timers of an hour never fire during the test: only the bound and Flush send.
+			th := &outputThrottle{emit: s.emit, interval: time.Hour, gather: time.Hour, maxBytes: 8}
+			for _, w := range tc.writes {
+				th.Output(w[0], w[1])
+			}
+			if got := s.events(); strings.Join(got, "|") != strings.Join(tc.before, "|") {
+				t.Fatalf("before Flush: emitted %q, want %q", got, tc.before)
+			}
+			th.Flush()
+			if got := s.events()[len(tc.before):]; strings.Join(got, "|") != strings.Join(tc.after, "|") {
+				t.Fatalf("by Flush: emitted %q, want %q", got, tc.after)
+			}
+		})
+	}
+}
+
+// TestOutputThrottleTimer: a print is sent by the timer after the gather
+// time; what comes within the interval after it waits for the interval.
+func TestOutputThrottleTimer(t *testing.T) {
+	s := newSink()
+	th := &outputThrottle{emit: s.emit, interval: 200 * time.Millisecond, gather: time.Millisecond, maxBytes: 1 << 20}
+	next := func() time.Time {
+		select {
+		case <-s.each:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the waiting output was never sent: %q", s.events())
+		}
+		return time.Now()
+	}
+	th.Output("stdout", "hi")
+	th.Output("stdout", "\n")
+	first := next()
+	for i := 0; i < 1000; i++ {
+		th.Output("stdout", "line\n")
+	}
+	if took := next().Sub(first); took < 150*time.Millisecond {
+		t.Errorf("the second event came %v after the first, sooner than the interval", took)
+	}
+	th.Flush() // nothing left: no third event
+	got := s.events()
+	if len(got) != 2 || got[0] != "stdout:hi\n" || got[1] != "stdout:"+strings.Repeat("line\n", 1000) {
+		t.Fatalf("emitted %d events: %.60q", len(got), got)
+	}
+}
+
+// A flood of small pieces is a handful of events, and all of it arrives.
+func TestOutputThrottleFlood(t *testing.T) {
+	s := newSink()
+	th := newOutputThrottle(s.emit)
+	var want strings.Builder
+	for i := 0; i < 100000; i++ {
+		line := strings.Repeat("x", i%7) + "\n"
+		want.WriteString(line)
+		th.Output("stdout", line)
+	}
+	th.Flush()
+	var got strings.Builder
+	for _, e := range s.events() {
+		got.WriteString(strings.TrimPrefix(e, "stdout:"))
+	}
+	if got.String() != want.String() {
+		t.Fatalf("the output changed on the way: %d bytes sent, %d received", want.Len(), got.Len())
+	}
+	if n := len(s.events()); n > 2+want.Len()/outputMaxBytes+int(time.Second/outputEvery)*10 {
+		t.Errorf("%d events for %d bytes", n, want.Len())
+	}
+}
