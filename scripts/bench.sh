@@ -41,3 +41,7 @@ node e2e/browser/live_bench.mjs 3
 echo
 echo "== key press to moved turtle through the dev server in headless Chromium (the real window's figure is above)"
 node e2e/browser/real_key_latency.mjs
+
+echo
+echo "== typing during a flood in the real window: a letter typed into the editor while a program prints 100,000 lines, key press to on screen (target: within 100 ms), next to the idle window"
+go test -tags e2e -run '^$' -bench BenchmarkFloodEcho -benchtime 3x ./e2e/

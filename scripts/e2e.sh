@@ -10,6 +10,7 @@ go test -tags e2e -count=1 -v ./e2e/ 2>&1 | grep -v -e 'Gtk-WARNING' -e "fallbac
 test "${PIPESTATUS[0]}" -eq 0
 node e2e/browser/real_backend.mjs
 node e2e/browser/live_drawing.mjs
+node e2e/browser/console_flood.mjs
 node e2e/browser/real_live.mjs
 (cd frontend && node tests/screenshots.mjs)
 node e2e/browser/card.mjs
