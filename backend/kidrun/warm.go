@@ -318,3 +318,67 @@ func UsesMatplotlib(code []byte) bool {
 	s := string(code)
 	return strings.Contains(s, "matplotlib") || strings.Contains(s, "pylab")
 }
+
+// Programs of the warm probe: the first leaves state behind in every place
+// a run could reach, the second looks for it.
+const (
+	warmPlant = `import os, sys, subprocess, turtle
+open('left.txt', 'w').write('x')
+open('/tmp/left.txt', 'w').write('x')
+os.environ['LEFT'] = '1'
+turtle.LEFT = 1
+sys.modules['left'] = sys
+subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'], start_new_session=True)
+print('planted')
+`
+	warmLook = `import os, sys, turtle
+found = [n for n, bad in [
+    ('scratch file', os.path.exists('left.txt')),
+    ('tmp file', os.path.exists('/tmp/left.txt')),
+    ('environment', 'LEFT' in os.environ),
+    ('turtle module', hasattr(turtle, 'LEFT')),
+    ('module table', 'left' in sys.modules),
+    ('process', any(open('/proc/%s/cmdline' % p, 'rb').read().find(b'sleep(30)') >= 0
+                    for p in os.listdir('/proc') if p.isdigit())),
+] if bad]
+print('found:', ', '.join(found) or 'nothing')
+`
+)
+
+// warmProbe runs warmPlant and then warmLook, each on a warm sandbox of
+// its own started for the probe: the second must find nothing.
+func (e *Engine) warmProbe(ctx context.Context) sandbox.Probe {
+	p := sandbox.Probe{Name: "warm_leaves_nothing", Kind: "block"}
+	run := func(code, want string) string {
+		w, err := e.startWarm(Warmth{})
+		if err != nil {
+			return "could not start a warm sandbox: " + err.Error()
+		}
+		select {
+		case <-w.loaded:
+		case <-w.proc.Done():
+			return "the warm sandbox ended before it was used"
+		case <-ctx.Done():
+			go w.discard()
+			return ctx.Err().Error()
+		}
+		r, err := e.startOnWarm(w, Request{Code: []byte(code)}, nil, w.policy, "main.py", "en")
+		if err != nil {
+			return err.Error()
+		}
+		if res := r.Wait(); res.Stdout != want {
+			return fmt.Sprintf("printed %q (%s)", res.Stdout, res.Status)
+		}
+		return ""
+	}
+	if msg := run(warmPlant, "planted\n"); msg != "" {
+		p.Detail = "leaving state: " + msg
+		return p
+	}
+	if msg := run(warmLook, "found: nothing\n"); msg != "" {
+		p.Detail = "the next warm run " + msg
+		return p
+	}
+	p.OK, p.Detail = true, "a warm run finds nothing an earlier one left"
+	return p
+}
