@@ -25,6 +25,12 @@ const MaxCodeBytes = lessons.MaxLessonSize
 // MaxWaiting is how many runs of one session may wait behind the one running.
 const MaxWaiting = 4
 
+// CodeBusy is the JSON-RPC error code of a call refused because MaxWaiting
+// runs of its session already wait: a server-defined code (JSON-RPC keeps
+// -32000 to -32099 for them), since neither the arguments nor the server are
+// at fault and the same call may succeed once the queue drains.
+const CodeBusy = -32010
+
 // Options configure a Server.
 type Options struct {
 	Engine   *kidrun.Engine
@@ -50,6 +56,9 @@ type Server struct {
 	onRun func(*kidrun.Result)
 	// onStart, when set (tests), hears every run_python run as it starts.
 	onStart func()
+	// onQueue, when set (tests), hears how many runs of a session are in
+	// its queue (the running one included) each time one joins it.
+	onQueue func(n int)
 }
 
 // New makes the server with its tools, prompts and the card resource.
@@ -99,7 +108,11 @@ func (s *Server) acquire(ctx context.Context, ss *mcp.ServerSession) (release fu
 		return nil, errBusy
 	}
 	g.waiting++
+	n := g.waiting
 	s.mu.Unlock()
+	if s.onQueue != nil {
+		s.onQueue(n)
+	}
 	leave := func() {
 		s.mu.Lock()
 		g.waiting--
@@ -127,7 +140,7 @@ func (s *Server) acquire(ctx context.Context, ss *mcp.ServerSession) (release fu
 func (s *Server) turn(ctx context.Context, req *mcp.CallToolRequest, tool, lang string) (func(), error) {
 	release, err := s.acquire(ctx, req.Session)
 	if errors.Is(err, errBusy) {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+		return nil, &jsonrpc.Error{Code: CodeBusy,
 			Message: tool + ": " + text.Get("mcp.busy", lang, map[string]string{"n": strconv.Itoa(MaxWaiting)})}
 	}
 	return release, err

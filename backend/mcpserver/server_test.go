@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -419,4 +421,114 @@ func TestCheckLessonOnAPack(t *testing.T) {
 	// A lesson not from a pack has no checks.
 	os.WriteFile(filepath.Join(root, "mine.py"), []byte("print(1)\n"), 0o644)
 	wantInvalid(t, cs, "check_lesson", map[string]any{"path": "mine.py"}, "exercise pack")
+}
+
+// await is the next value from c. Its deadline only turns a hang into a
+// failure: a verdict never waits on the clock.
+func await[T any](t *testing.T, c <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(time.Minute):
+		t.Fatalf("still waiting for %s after a minute", what)
+		panic("unreachable")
+	}
+}
+
+// loop runs until it is stopped: a timeout of the settings' longest.
+var loop = map[string]any{"code": "while True:\n    pass\n", "timeout_seconds": settings.MaxTimeout}
+
+func TestCancelledRequestStopsItsRun(t *testing.T) {
+	s := newServer(t, sandboxEngine(t), nil, false)
+	started := make(chan struct{}, 1)
+	ended := make(chan *kidrun.Result, 2)
+	s.onStart = func() {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+	}
+	s.onRun = func(r *kidrun.Result) { ended <- r }
+	cs := connect(t, s)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_python", Arguments: loop})
+		errc <- err
+	}()
+	await(t, started, "the run to start")
+	cancel() // the client sends notifications/cancelled
+	if err := await(t, errc, "the cancelled call to return"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+	// The run itself ends, stopped rather than timed out: it had a minute left.
+	if r := await(t, ended, "the cancelled run to end"); !r.Stopped || r.Status == "timeout" {
+		t.Fatalf("cancelled run: %+v", r)
+	}
+	// The session's turn is free again.
+	res := call(t, cs, "run_python", map[string]any{"code": "print('next')"})
+	if res.IsError || textOf(res) != "next\n" {
+		t.Fatalf("the call after a cancelled one: isError=%v %q", res.IsError, textOf(res))
+	}
+}
+
+func TestFullQueueIsBusyError(t *testing.T) {
+	s := newServer(t, sandboxEngine(t), nil, false)
+	started := make(chan struct{}, MaxWaiting+2)
+	queued := make(chan int, 4*MaxWaiting)
+	s.onStart = func() { started <- struct{}{} }
+	s.onQueue = func(n int) { queued <- n }
+	cs := connect(t, s)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_python", Arguments: loop})
+		first <- err
+	}()
+	await(t, started, "the first run to start")
+
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	waiters := make(chan answer, MaxWaiting)
+	for i := range MaxWaiting {
+		go func() {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_python",
+				Arguments: map[string]any{"code": fmt.Sprintf("print(%d)", i)}})
+			waiters <- answer{res, err}
+		}()
+	}
+	for n := 0; n < MaxWaiting+1; {
+		n = max(n, await(t, queued, "the queue to fill"))
+	}
+
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_python", Arguments: map[string]any{"code": "print('one too many')"}})
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) || we.Code != CodeBusy || !strings.Contains(we.Message, "run_python: 4 programs are already waiting") {
+		t.Fatalf("a call past a full queue: %v, want JSON-RPC error %d saying the queue is full", err, CodeBusy)
+	}
+
+	// Cancelling the running one lets every waiting one run, in turn.
+	cancel()
+	if err := await(t, first, "the cancelled call to return"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+	var outs []string
+	for range MaxWaiting {
+		a := await(t, waiters, "a waiting run to finish")
+		if a.err != nil || a.res.IsError {
+			t.Fatalf("a waiting run: %v %+v", a.err, a.res)
+		}
+		outs = append(outs, textOf(a.res))
+	}
+	slices.Sort(outs)
+	if want := []string{"0\n", "1\n", "2\n", "3\n"}; !slices.Equal(outs, want) {
+		t.Fatalf("waiting runs printed %q, want %q", outs, want)
+	}
 }
