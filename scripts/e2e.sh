@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests: the real app under Xvfb, and the frontend in headless
 # Chromium wired to the real Go backend and sandbox. Screenshots land in
-# test-artifacts/.
+# test-artifacts/. The MCP server is driven by the MCP Inspector's command line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-artifacts
@@ -14,3 +14,4 @@ node e2e/browser/console_flood.mjs
 node e2e/browser/real_live.mjs
 (cd frontend && node tests/screenshots.mjs)
 node e2e/browser/card.mjs
+node e2e/mcp/inspector.mjs

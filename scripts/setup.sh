@@ -34,3 +34,7 @@ go mod download
 if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then
   (cd frontend && npm ci --no-audit --no-fund)
 fi
+# The MCP Inspector, the real client of the end-to-end test of `kidcoder mcp`.
+if [ "$mode" = test ] && { [ ! -d e2e/mcp/node_modules ] || [ e2e/mcp/package-lock.json -nt e2e/mcp/node_modules/.package-lock.json ]; }; then
+  (cd e2e/mcp && npm ci --no-audit --no-fund)
+fi

@@ -1,0 +1,119 @@
+// End-to-end test of `kidcoder mcp` with a client no one here wrote: the
+// MCP Inspector's command line (@modelcontextprotocol/inspector, pinned in
+// package.json). Each step starts build/bin/kidcoder mcp over stdio, as an
+// MCP host would, with a fresh lessons folder.
+//
+//   node e2e/mcp/inspector.mjs        (after make build and scripts/setup.sh test)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const inspector = join(here, 'node_modules/.bin/mcp-inspector');
+const kidcoder = join(root, 'build/bin/kidcoder');
+for (const [path, fix] of [[inspector, 'scripts/setup.sh test'], [kidcoder, 'make build']]) {
+  if (!existsSync(path)) {
+    console.error(`mcp inspector: ${path} is missing; run ${fix}`);
+    process.exit(1);
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'kidcoder-mcp-e2e-'));
+const lessons = join(work, 'lessons');
+mkdirSync(lessons);
+let failed = false;
+
+// inspect runs one Inspector CLI call and returns its JSON answer.
+function inspect(...args) {
+  const p = spawnSync(inspector, ['--cli', kidcoder, 'mcp', '--lessons', lessons, ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    // The Inspector keeps a catalog of servers in the home folder; not here.
+    env: { ...process.env, MCP_CATALOG_PATH: join(work, 'catalog.json') },
+  });
+  if (p.error) throw p.error;
+  try {
+    return JSON.parse(p.stdout);
+  } catch {
+    throw new Error(`inspector ${args.join(' ')}: exit ${p.status}, no JSON answer\nstdout: ${p.stdout}\nstderr: ${p.stderr}`);
+  }
+}
+
+function step(name, fn) {
+  try {
+    fn();
+    console.log(`ok   ${name}`);
+  } catch (err) {
+    failed = true;
+    console.error(`FAIL ${name}\n${err.stack || err}`);
+  }
+}
+
+const texts = (res) => res.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+
+step('lists the tools', () => {
+  const names = inspect('--method', 'tools/list').tools.map((t) => t.name).sort();
+  assert.deepEqual(names, ['check_lesson', 'explain_error', 'list_lessons', 'read_lesson', 'run_python']);
+  const run = inspect('--method', 'tools/list').tools.find((t) => t.name === 'run_python');
+  assert.equal(run._meta?.ui?.resourceUri, 'ui://kidcoder/classroom.html');
+  assert.equal(run.outputSchema?.type, 'object');
+});
+
+step('Chinese and emoji round-trip exactly', () => {
+  const want = '你好，小明！🐢🌟 Ünïcødé\n';
+  const res = inspect('--method', 'tools/call', '--tool-name', 'run_python',
+    '--tool-arg', "code=print('你好，' + input() + '！🐢🌟 Ünïcødé')", 'stdin=小明');
+  assert.notEqual(res.isError, true, texts(res));
+  assert.equal(res.structuredContent.status, 'ok');
+  assert.equal(res.structuredContent.stdout, want);
+  assert.equal(texts(res), want);
+});
+
+step('a turtle drawing comes back as a PNG', () => {
+  const res = inspect('--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg',
+    'code=import turtle\nfor i in range(5):\n    turtle.forward(100)\n    turtle.right(144)\n');
+  assert.notEqual(res.isError, true, texts(res));
+  const images = res.content.filter((c) => c.type === 'image');
+  assert.equal(images.length, 1, JSON.stringify(res.content.map((c) => c.type)));
+  assert.equal(images[0].mimeType, 'image/png');
+  const png = Buffer.from(images[0].data, 'base64');
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  assert.equal(png.toString('latin1', 12, 16), 'IHDR');
+  const width = png.readUInt32BE(16), height = png.readUInt32BE(20);
+  assert.ok(width >= 100 && height >= 100 && width <= 4096 && height <= 4096, `PNG is ${width}×${height}`);
+  assert.ok(png.length > 500, `PNG of ${png.length} bytes`);
+  const svg = res.content.find((c) => c.type === 'resource');
+  assert.equal(svg?.resource?.mimeType, 'image/svg+xml');
+  assert.match(svg.resource.text, /<svg[\s>]/);
+});
+
+step('a runaway loop is stopped', () => {
+  const res = inspect('--method', 'tools/call', '--tool-name', 'run_python',
+    '--tool-arg', 'code=while True:\n    pass\n', 'timeout_seconds=2');
+  assert.equal(res.isError, true);
+  assert.equal(res.structuredContent.status, 'timeout');
+  assert.equal(res.structuredContent.exit_code, 124);
+  assert.equal(res.structuredContent.limits.wallSeconds, 2);
+  assert.ok(texts(res).includes(res.structuredContent.message), texts(res));
+});
+
+step('the classroom card is an MCP App', () => {
+  const list = inspect('--method', 'resources/list').resources;
+  assert.ok(list.some((r) => r.uri === 'ui://kidcoder/classroom.html'), JSON.stringify(list));
+  const res = inspect('--method', 'resources/read', '--uri', 'ui://kidcoder/classroom.html');
+  assert.equal(res.contents.length, 1);
+  const card = res.contents[0];
+  assert.equal(card.uri, 'ui://kidcoder/classroom.html');
+  assert.equal(card.mimeType, 'text/html;profile=mcp-app');
+  const built = readFileSync(join(root, 'frontend/card/classroom.html'), 'utf8');
+  assert.equal(card.text, built, 'the card served is the one built');
+  assert.match(card.text, /^<!doctype html>/i);
+});
+
+rmSync(work, { recursive: true, force: true });
+if (failed) process.exit(1);
+console.log('mcp inspector: all passed');
