@@ -35,6 +35,9 @@ if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/n
   (cd frontend && npm ci --no-audit --no-fund)
 fi
 # The MCP Inspector, the real client of the end-to-end test of `kidcoder mcp`.
+# `npm install --no-save` and not `npm ci`: its lock lacks a Windows-only
+# optional package of vite that the registry does not have, which npm ci
+# refuses as out of sync; install still takes every locked version.
 if [ "$mode" = test ] && { [ ! -d e2e/mcp/node_modules ] || [ e2e/mcp/package-lock.json -nt e2e/mcp/node_modules/.package-lock.json ]; }; then
-  (cd e2e/mcp && npm ci --no-audit --no-fund)
+  (cd e2e/mcp && npm install --no-save --no-audit --no-fund)
 fi
