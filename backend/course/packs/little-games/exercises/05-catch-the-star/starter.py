@@ -1,8 +1,7 @@
 import turtle
 
 screen = turtle.Screen()
-target = turtle.Turtle("turtle")
-target.shape("circle")
+target = turtle.Turtle("circle")
 target.color("gold")
 target.shapesize(2)
 target.speed(0)
