@@ -94,6 +94,7 @@ type App struct {
 	// the last run uses matplotlib.
 	warmLesson         string
 	lastMpl, lessonMpl bool
+	measuring          bool // a goroutine waits to measure the warm sandbox
 }
 
 type active struct {
@@ -171,11 +172,6 @@ func (a *App) prepare() {
 	if st.Ready {
 		a.engine = eng
 	}
-	a.mu.Unlock()
-	if st.Ready {
-		a.keepWarm()
-	}
-	a.mu.Lock()
 	if demo != nil {
 		a.demo = demo
 		a.live[demo.id] = true
@@ -184,6 +180,9 @@ func (a *App) prepare() {
 	st = a.statusLocked()
 	a.mu.Unlock()
 	a.emit(EventStatus, st)
+	if st.Ready {
+		a.keepWarm()
+	}
 }
 
 // Status tells whether code can run now.
@@ -296,6 +295,43 @@ func (a *App) keepWarm() {
 		return
 	}
 	eng.KeepWarm(kidrun.Warmth{Live: true, Matplotlib: mpl, DataFiles: a.lessonDataFiles(rel), Policy: runPolicy(eng, set)})
+	a.mu.Lock()
+	start := !a.measuring
+	a.measuring = true
+	a.mu.Unlock()
+	if start {
+		go a.measureWarm(eng)
+	}
+}
+
+// measureWarm waits (a while at most) for the warm sandbox to be ready and
+// puts what it holds in memory into the status, so "About the sandbox"
+// shows how much of the memory limit the child's program has.
+func (a *App) measureWarm(eng *kidrun.Engine) {
+	defer func() {
+		a.mu.Lock()
+		a.measuring = false
+		a.mu.Unlock()
+	}()
+	var got int64
+	for range 300 {
+		if got = eng.WarmMemory(); got > 0 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got == 0 {
+		return
+	}
+	a.mu.Lock()
+	if a.engine != eng || !a.status.Ready {
+		a.mu.Unlock()
+		return
+	}
+	a.status.Limits.PreloadedBytes = got
+	st := a.statusLocked()
+	a.mu.Unlock()
+	a.emit(EventStatus, st)
 }
 
 // ErrRunIDInUse is returned by Run for the id of a run whose end has not

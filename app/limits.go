@@ -31,6 +31,10 @@ type SandboxLimits struct {
 	ScratchFiles  int64 `json:"scratchFiles"`  // files and folders the scratch may hold
 	OutputBytes   int64 `json:"outputBytes"`   // stdout and stderr together
 	MaxOpenFiles  int   `json:"maxOpenFiles"`  // per process
+	// PreloadedBytes is what the warm sandbox (Python and the classroom's
+	// modules, started ahead) holds in memory before a program starts; it
+	// counts against MemoryBytes. 0 until measured.
+	PreloadedBytes int64 `json:"preloadedBytes"`
 }
 
 // limitsInForce is what policy p amounts to on this machine: the sandbox

@@ -683,10 +683,41 @@ func (s *sysState) sample(stdinIno uint64) usage {
 	return u
 }
 
+// resident is the resident memory of the run's processes now: bwrap's
+// own and those of the sandbox's pid namespace.
+func (s *sysState) resident(bwrapPid int) int64 {
+	s.mu.Lock()
+	pid := s.initPid
+	s.mu.Unlock()
+	total := int64(0)
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(bwrapPid) + "/status"); err == nil {
+		total += statusField(b, "VmRSS:")
+	}
+	if pid == 0 {
+		return total
+	}
+	root := "/proc/" + strconv.Itoa(pid) + "/root"
+	if _, err := os.Readlink(root + "/proc/self"); err == nil {
+		return total // not pivoted yet: this would be the host's /proc
+	}
+	ents, _ := os.ReadDir(root + "/proc")
+	for _, e := range ents {
+		if e.Name()[0] >= '0' && e.Name()[0] <= '9' {
+			if b, err := os.ReadFile(root + "/proc/" + e.Name() + "/status"); err == nil {
+				total += statusField(b, "VmRSS:")
+			}
+		}
+	}
+	return total
+}
+
 // vmPeak parses "VmPeak:  123456 kB" from /proc/PID/status.
-func vmPeak(status []byte) int64 {
+func vmPeak(status []byte) int64 { return statusField(status, "VmPeak:") }
+
+// statusField parses a "NAME:  123456 kB" line of /proc/PID/status, in bytes.
+func statusField(status []byte, name string) int64 {
 	for _, line := range strings.Split(string(status), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmPeak:"); ok {
+		if rest, ok := strings.CutPrefix(line, name); ok {
 			f := strings.Fields(rest)
 			if len(f) >= 1 {
 				if n, err := strconv.ParseInt(f[0], 10, 64); err == nil {

@@ -675,6 +675,18 @@ func (p *Process) Release(h Handler, first []byte, wall, cpu time.Duration) erro
 // loading ahead to take its program.
 const releaseWait = 20 * time.Second
 
+// Resident is the resident memory of the run's processes now, in bytes
+// (0 when unknown): for a warm run waiting for its program, what it loaded
+// ahead.
+func (p *Process) Resident() int64 {
+	select {
+	case <-p.exited:
+		return 0
+	default:
+	}
+	return p.sys.resident(p.cmd.Process.Pid)
+}
+
 // Done is closed when the run is over and Wait returns at once.
 func (p *Process) Done() <-chan struct{} { return p.done }
 

@@ -171,6 +171,13 @@ func (s *sysState) sample(uint64) usage {
 	return last(false)
 }
 
+// resident is the one process's resident size, as `ps` last read it.
+func (s *sysState) resident(int) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.peak
+}
+
 // failure is nil: nothing is set up after the sandbox starts.
 func (s *sysState) failure() error { return nil }
 

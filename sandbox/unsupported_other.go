@@ -34,6 +34,7 @@ func (*sysState) kill(c *exec.Cmd) error { return c.Process.Kill() }
 func (*sysState) finish()                {}
 func (*sysState) sample(uint64) usage    { return usage{scratchFiles: -1} }
 func (*sysState) failure() error         { return nil }
+func (*sysState) resident(int) int64     { return 0 }
 func (*sysState) cleanup()               {}
 
 // ContainmentInfo says no control group holds runs here.

@@ -125,6 +125,25 @@ func (e *Engine) WarmReady() (ready, matplotlib bool) {
 	}
 }
 
+// WarmMemory is the resident memory, in bytes, of the warm sandbox that is
+// ready now (0 if none): what the modules loaded ahead take of a run's
+// memory limit.
+func (e *Engine) WarmMemory() int64 {
+	p := &e.warm
+	p.mu.Lock()
+	w := p.ready
+	p.mu.Unlock()
+	if w == nil {
+		return 0
+	}
+	select {
+	case <-w.loaded:
+		return w.proc.Resident()
+	default:
+		return 0
+	}
+}
+
 func sameWarmth(a, b Warmth) bool {
 	if a.Live != b.Live || a.Matplotlib != b.Matplotlib || a.Policy != b.Policy || len(a.DataFiles) != len(b.DataFiles) {
 		return false

@@ -104,3 +104,33 @@ func BenchmarkBarePythonPlot(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWarmIdleMemory reports the resident memory of an idle warm
+// sandbox (all its processes), without and with matplotlib loaded ahead.
+func BenchmarkWarmIdleMemory(b *testing.B) {
+	mib := map[string]float64{}
+	for _, mpl := range []bool{false, true} {
+		e := warmEngine(b, testEngine(b).Policy())
+		e.KeepWarm(Warmth{Matplotlib: mpl})
+		deadline := time.Now().Add(time.Minute)
+		for ready, _ := e.WarmReady(); !ready; ready, _ = e.WarmReady() {
+			if time.Now().After(deadline) {
+				b.Fatal("no warm sandbox")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(200 * time.Millisecond) // idle: nothing left of loading
+		name := "MiB-idle-warm"
+		if mpl {
+			name = "MiB-idle-warm-matplotlib"
+		}
+		mib[name] = float64(e.WarmMemory()) / (1 << 20)
+		e.Close()
+	}
+	for b.Loop() {
+	}
+	for name, v := range mib {
+		b.ReportMetric(v, name)
+	}
+	b.ReportMetric(0, "ns/op")
+}

@@ -73,6 +73,14 @@ describe('aboutSandbox', () => {
     expect(a.cannot.at(-1)).toBe('没有控制组时内存按进程计算：8 个进程合计最多能用 4 GB。');
   });
 
+  it('once the warm sandbox is measured, says what it takes and what the program has left', () => {
+    const st = ready('cgroup2');
+    st.limits.preloadedBytes = 14 << 20;
+    const en1 = aboutSandbox(st, 7, en).limits;
+    expect(en1[4]).toContain('about 14 MB of that memory, which leaves your program about 498 MB');
+    expect(aboutSandbox(st, 7, zh).limits[4]).toContain('约 14 MB，你的程序大约还有 498 MB');
+  });
+
   it("falls back to the status's wall time when the form has none", () => {
     expect(aboutSandbox(ready('cgroup2'), 0, en).limits[0]).toContain('10 s');
   });

@@ -55,6 +55,9 @@ export function aboutSandbox(st: SandboxStatus | null, wallSeconds: number, t: T
     t('limitIdle', { time: formatTime(l.idleSeconds, t) }),
     t('limitCpu', { time: formatTime(l.cpuSeconds, t) }),
     t(runMemory ? 'limitMemoryRun' : 'limitMemoryProcess', size(l.memoryBytes)),
+    ...(l.preloadedBytes > 0
+      ? [t('limitMemoryPreloaded', { size: formatSize(l.preloadedBytes), left: formatSize(Math.max(l.memoryBytes - l.preloadedBytes, 0)) })]
+      : []),
     t(runProcs ? 'limitProcsRun' : 'limitProcs', { n: count(l.maxProcs) }),
     t('limitFileSize', size(l.fileSizeBytes)),
     t('limitScratch', { ...size(l.scratchBytes), n: count(l.scratchFiles) }),

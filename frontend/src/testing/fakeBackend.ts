@@ -75,6 +75,7 @@ export function fakeLimits(kind: 'cgroup2' | 'rlimits' = 'cgroup2'): SandboxLimi
     scratchFiles: 10000,
     outputBytes: 1 << 20,
     maxOpenFiles: 256,
+    preloadedBytes: 0,
   };
 }
 
@@ -89,7 +90,7 @@ export function checkingStatus(): SandboxStatus {
     sandbox: '',
     version: 'dev',
     containment: { mechanism: '', bounds: null, detail: '' },
-    limits: { wallSeconds: 0, idleSeconds: 0, cpuSeconds: 0, memoryBytes: 0, maxProcs: 0, fileSizeBytes: 0, scratchBytes: 0, scratchFiles: 0, outputBytes: 0, maxOpenFiles: 0 },
+    limits: { wallSeconds: 0, idleSeconds: 0, cpuSeconds: 0, memoryBytes: 0, maxProcs: 0, fileSizeBytes: 0, scratchBytes: 0, scratchFiles: 0, outputBytes: 0, maxOpenFiles: 0, preloadedBytes: 0 },
   };
 }
 

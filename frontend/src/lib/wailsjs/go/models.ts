@@ -181,6 +181,7 @@ export namespace app {
 	    scratchFiles: number;
 	    outputBytes: number;
 	    maxOpenFiles: number;
+	    preloadedBytes: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SandboxLimits(source);
@@ -198,6 +199,7 @@ export namespace app {
 	        this.scratchFiles = source["scratchFiles"];
 	        this.outputBytes = source["outputBytes"];
 	        this.maxOpenFiles = source["maxOpenFiles"];
+	        this.preloadedBytes = source["preloadedBytes"];
 	    }
 	}
 	export class SandboxStatus {
