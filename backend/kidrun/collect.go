@@ -74,15 +74,9 @@ func (c *collector) Frame(payload []byte) {
 	// The type first: each type's fields are read only for that type, so
 	// a live frame's own fields (a dialog's "error": false) never clash
 	// with the result's.
-	var kind struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(payload, &kind); err != nil {
-		return
-	}
-	switch kind.Type {
+	switch kind := frameType(payload); kind {
 	case "screen", "draw", "listen", "dialog", "bye":
-		c.live(kind.Type, payload)
+		c.live(kind, payload)
 		return
 	}
 	var f struct {
@@ -111,7 +105,8 @@ func (c *collector) Frame(payload []byte) {
 				rep.Images = append(rep.Images, im)
 			}
 		}
-		if len(f.Drawing) > 0 && !bytes.Equal(f.Drawing, []byte("null")) && json.Valid(f.Drawing) {
+		// Unmarshal has checked the whole frame, the drawing in it too.
+		if len(f.Drawing) > 0 && !bytes.Equal(f.Drawing, []byte("null")) {
 			rep.Drawing = f.Drawing
 		}
 		for _, n := range f.Notices {
@@ -128,10 +123,30 @@ func (c *collector) Frame(payload []byte) {
 	}
 }
 
+// frameType is a frame's "type". The runner writes it first, and reading
+// it from there spares a pass over a result frame of many megabytes; any
+// other frame is read whole. Either way the type only picks how the frame
+// is read next, and that reading checks it in full.
+func frameType(payload []byte) string {
+	const head = `{"type":"`
+	if rest, ok := bytes.CutPrefix(payload, []byte(head)); ok {
+		if end := bytes.IndexByte(rest, '"'); end > 0 && end <= 16 && bytes.IndexByte(rest[:end], '\\') < 0 {
+			return string(rest[:end])
+		}
+	}
+	var kind struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(payload, &kind) != nil {
+		return ""
+	}
+	return kind.Type
+}
+
 // live passes a live frame on to a LiveObserver, within the frame and draw bounds.
 func (c *collector) live(kind string, payload []byte) {
 	lo, ok := c.obs.(LiveObserver)
-	if !ok || len(payload) > maxLiveFrame {
+	if !ok || len(payload) > maxLiveFrame || !json.Valid(payload) {
 		return
 	}
 	if kind == "draw" {
