@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"os"
 	"sort"
 	"strings"
@@ -164,7 +165,7 @@ func floodEcho(t testing.TB, a *appRun, runs int) floodFigures {
 	if !waitFor(ctx, 5*time.Millisecond, func() bool { return a.loggedSince(from, "run:output") }) {
 		t.Fatal("the flood printed nothing within 20 s")
 	}
-	for k := 1; k <= 60; k++ {
+	for k := 1; k <= 30; k++ { // 30 letters fit on the line
 		ended := a.loggedSince(from, "run:done")
 		if ended && k > 3 {
 			break
@@ -284,7 +285,21 @@ func TestFloodScreenshots(t *testing.T) {
 			}
 			a.waitRuns(t, 1, 30*time.Second)
 			a.typeProgram(t, floodProgram)
+			from := a.logSize()
 			a.x.xdo(t, "key", "ctrl+Return")
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if waitFor(ctx, 5*time.Millisecond, func() bool { return a.loggedSince(from, "run:output") }) {
+				// The last screenshot taken while the run still went on.
+				var during image.Image
+				for i := 0; i < 4 && !a.loggedSince(from, "run:done"); i++ {
+					time.Sleep(50 * time.Millisecond)
+					during = a.x.screenshot(t)
+				}
+				if during != nil {
+					savePNG(t, during, fmt.Sprintf("e2e-flood-during-%dx%d.png", w, h))
+				}
+			}
 			if res := a.waitRuns(t, 2, 60*time.Second); res["status"] != "ok" {
 				t.Fatalf("flood: status %v", res["status"])
 			}
