@@ -18,6 +18,22 @@ a, b = r[0]["median"], r[1]["median"]
 print(f"median: kidcoder run {a*1000:.1f} ms, python3 -I {b*1000:.1f} ms, ratio {a/b:.2f}x (target <= 2x)")
 PYEOF
 
+echo
+echo "== run_python hello round trip within one kidcoder mcp session vs kidcoder run hello.py (target: at most 1.2x)"
+echo "   apart: 300 ms between calls, as a tutor's come; back-to-back: the next call at once"
+KIDCODER_BIN="$PWD/build/bin/kidcoder" go test -run '^$' -bench BenchmarkMCPHello -benchtime 30x ./backend/mcpserver/ |
+  tee "$tmp/mcp.txt" | grep '^Benchmark'
+$PY - "$tmp/h.json" "$tmp/mcp.txt" <<'PYEOF'
+import json, re, sys
+run = json.load(open(sys.argv[1]))["results"][0]["median"] * 1000
+found = re.findall(r"BenchmarkMCPHello/(\S+?)-\d+\s.*?([0-9.]+) median-ms", open(sys.argv[2]).read())
+if not found:
+    sys.exit("BenchmarkMCPHello gave no figures")
+for name, ms in found:
+    ms = float(ms)
+    print(f"median: run_python {name} {ms:.1f} ms, kidcoder run {run:.1f} ms, ratio {ms/run:.2f}x (target <= 1.2x)")
+PYEOF
+
 if [ -f python/bench/turtle_bench.py ]; then
   echo
   echo "== 200,000-step turtle program: Kid Coder (sandboxed, SVG included) vs CPython turtle with tracer(0) under Xvfb"
