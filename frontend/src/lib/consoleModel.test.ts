@@ -21,6 +21,9 @@ describe('ConsoleModel text', () => {
     ['tab is kept', ['a\tb'], 'a\tb'],
     ['empty lines kept', ['\n\nx'], '\n\nx'],
     ['chinese text', ['你好\r再'], '再好'],
+    ['a plain chunk after a carriage return overwrites', ['abc\r', 'X\nY'], 'Xbc\nY'],
+    ['a plain chunk after a backspace overwrites', ['abc\b', 'Z\n'], 'abZ'],
+    ['many plain lines at once', [Array.from({ length: 2000 }, (_, i) => `${i}\n`).join('') + 'end'], Array.from({ length: 2000 }, (_, i) => `${i}`).join('\n') + '\nend'],
   ])('%s', (_name, chunks, want) => {
     expect(textOf(chunks)).toBe(want);
   });
