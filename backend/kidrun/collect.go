@@ -3,6 +3,7 @@ package kidrun
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 	"unicode/utf8"
 
 	"kidcoder/sandbox"
@@ -37,13 +38,17 @@ type collector struct {
 	// drawBytes counts the live draw frames passed on; past maxLiveDraw the
 	// window gets no more and shows the final picture when the run ends.
 	drawBytes int
+	// listened is closed at the program's first listen frame: keys reach
+	// its turtle from then on (Run.Play holds keys until then).
+	listened   chan struct{}
+	listenOnce sync.Once
 }
 
 func newCollector(obs Observer) *collector {
 	if obs == nil {
 		obs = nopObserver{}
 	}
-	return &collector{obs: obs}
+	return &collector{obs: obs, listened: make(chan struct{})}
 }
 
 func (c *collector) Output(s sandbox.Stream, data []byte) {
@@ -75,7 +80,11 @@ func (c *collector) Frame(payload []byte) {
 	// a live frame's own fields (a dialog's "error": false) never clash
 	// with the result's.
 	switch kind := frameType(payload); kind {
-	case "screen", "draw", "listen", "dialog", "bye":
+	case "listen":
+		c.listenOnce.Do(func() { close(c.listened) })
+		c.live(kind, payload)
+		return
+	case "screen", "draw", "dialog", "bye":
 		c.live(kind, payload)
 		return
 	}

@@ -199,24 +199,42 @@ func (s scripted) events() ([]Event, error) {
 }
 
 // Play sends the timeline's events to a live run, each when it is due
-// from the run's start. It returns once every event was offered or the run
-// or ctx is over; dropped counts the events the program did not take in
-// time (its control pipe was full), which are lost as a flood of key
-// repeats would be.
+// from the run's start. A key waits until the program has called listen(),
+// as in the window, where keys reach the turtle only from then on, and the
+// rest of the timeline moves by that wait: a slow machine plays the same
+// game. It returns once every event was offered or the run or ctx is over;
+// dropped counts the events the program did not take in time (its control
+// pipe was full), which are lost as a flood of key repeats would be.
 func (r *Run) Play(ctx context.Context, tl Timeline) (dropped int, err error) {
 	if !r.live {
 		return 0, ErrNotLive
 	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	var shift time.Duration
 	for _, te := range tl {
-		timer.Reset(time.Until(r.started.Add(te.At)))
+		timer.Reset(time.Until(r.started.Add(te.At + shift)))
 		select {
 		case <-timer.C:
 		case <-r.done:
 			return dropped, nil
 		case <-ctx.Done():
 			return dropped, ctx.Err()
+		}
+		if te.Event.Type == "key" {
+			select {
+			case <-r.coll.listened:
+			default:
+				waitFrom := time.Now()
+				select {
+				case <-r.coll.listened:
+					shift += time.Since(waitFrom)
+				case <-r.done:
+					return dropped, nil
+				case <-ctx.Done():
+					return dropped, ctx.Err()
+				}
+			}
 		}
 		switch err := r.Send(te.Event); {
 		case errors.Is(err, sandbox.ErrControlFull):

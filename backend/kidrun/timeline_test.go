@@ -179,3 +179,35 @@ func TestPlayStopsWithItsRun(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// TestKeysWaitForListen: a game that is slow to reach listen() still gets
+// the timeline's keys, in order, however late it gets there.
+func TestKeysWaitForListen(t *testing.T) {
+	e := testEngine(t)
+	code := `import time, turtle
+time.sleep(1.5)
+def up():
+    print("UP")
+def clicked(x, y):
+    print("CLICK", x, y)
+turtle.onscreenclick(clicked)
+turtle.onkey(up, "Up")
+turtle.listen()
+turtle.done()
+`
+	tl, err := ParseTimeline([]byte(`{"at_ms": 100, "type": "key", "key": "Up"}
+{"at_ms": 200, "type": "click", "x": 5, "y": 6}
+{"at_ms": 300, "type": "key", "key": "Up"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "slow.py", Stdin: []byte{}, Live: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go r.Play(context.Background(), tl)
+	if res := r.Wait(); res.Stdout != "UP\nCLICK 5.0 6.0\nUP\n" {
+		t.Fatalf("%s %q %q", res.Status, res.Stdout, res.Stderr)
+	}
+}
