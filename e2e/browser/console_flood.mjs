@@ -193,6 +193,16 @@ async function main() {
     check('after the run: the answer box is gone', (await page.locator('.console input.answer').count()) === 0);
     await page.screenshot({ path: join(artifacts, 'browser-console-output-limit.png') });
 
+    // Scrolled up at the end of one run, the next run's output is followed from its start.
+    await page.locator('.console').hover();
+    for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -600);
+    await setProgram(page, 'for i in range(3000):\n    print(i)\n');
+    await page.locator('button.run').click();
+    await page.locator('.console .box.ok').waitFor({ timeout: 20000 });
+    await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+    const next = await consoleState(page);
+    check('a new run after scrolling up: its last line is on screen', next.last === '2999', JSON.stringify(next));
+
     // A narrow window re-wraps the long line without a sideways scroll.
     await page.setViewportSize({ width: 800, height: 600 });
     await page.waitForFunction(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
