@@ -580,8 +580,11 @@ class Runner(object):
         if exc is not None:
             error = self.describe(exc)
             if self.stopped and isinstance(exc, _KeyboardInterrupt):
+                # The child pressed Stop: the window says so in their
+                # language; a red traceback above it would read as a mistake.
                 error["hint"] = self.msg("limit.stopped")
-            self.print_exception(exc)
+            else:
+                self.print_exception(exc)
         return code, error
 
     def closed_quietly(self, e):

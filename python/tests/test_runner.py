@@ -117,6 +117,14 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(r.result["error"]["type"], "KeyboardInterrupt")
         self.assertEqual(r.result["error"]["line"], 2)
         self.assertNotIn("never", r.stdout)
+        # Stop is the child's choice, not a mistake: no traceback.
+        self.assertNotIn("Traceback", r.stderr)
+        self.assertNotIn("KeyboardInterrupt", r.stderr)
+
+    def test_own_keyboard_interrupt_still_prints_traceback(self):
+        r = harness.run(self.prog("raise KeyboardInterrupt\n"))
+        self.assertEqual(r.code, 130)
+        self.assertIn("KeyboardInterrupt", r.stderr)
 
     def test_stop_interrupts_input(self):
         run = harness.Run(self.prog("x = input('? ')\n"), keep_stdin_open=True)
@@ -126,6 +134,7 @@ class RunnerTest(unittest.TestCase):
         run.proc.stdin.close()
         self.assertEqual(r.result["error"]["type"], "KeyboardInterrupt")
         self.assertEqual([f["type"] for f in r.all_frames], ["input", "input_done", "result"])
+        self.assertNotIn("Traceback", r.stderr)
 
     def test_hostile_program_cannot_break_result(self):
         src = (
