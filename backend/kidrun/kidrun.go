@@ -52,6 +52,9 @@ type Engine struct {
 
 	mplMu sync.Mutex
 	warm  warmPool
+	// The warm probe runs once per engine before its first warm sandbox.
+	warmProbeOnce sync.Once
+	warmProbeErr  error
 }
 
 // ErrNoPython is returned by New when no usable Python 3 was found.

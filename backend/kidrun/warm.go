@@ -3,6 +3,7 @@ package kidrun
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -183,12 +184,27 @@ func (e *Engine) startWarmLocked() {
 	}()
 }
 
-// startWarm starts one sandbox for w, under the engine's policy.
+// startWarm starts one sandbox for w, under the engine's policy, once the
+// warm probe has passed in this process: no warm sandbox is kept where a
+// run could find what an earlier one left.
 func (e *Engine) startWarm(w Warmth) (*warmRun, error) {
 	ctx := context.Background()
 	if _, err := e.Check(ctx); err != nil {
 		return nil, err
 	}
+	e.warmProbeOnce.Do(func() {
+		if p := e.warmProbe(ctx); !p.OK {
+			e.warmProbeErr = errors.New("warm probe: " + p.Detail)
+		}
+	})
+	if e.warmProbeErr != nil {
+		return nil, e.warmProbeErr
+	}
+	return e.startWarmSandbox(ctx, w)
+}
+
+// startWarmSandbox starts one sandbox for w.
+func (e *Engine) startWarmSandbox(ctx context.Context, w Warmth) (*warmRun, error) {
 	staging, err := os.MkdirTemp("", "kidcoder-warm-")
 	if err != nil {
 		return nil, err
@@ -369,7 +385,7 @@ print('found:', ', '.join(found) or 'nothing')
 func (e *Engine) warmProbe(ctx context.Context) sandbox.Probe {
 	p := sandbox.Probe{Name: "warm_leaves_nothing", Kind: "block"}
 	run := func(code, want string) string {
-		w, err := e.startWarm(Warmth{})
+		w, err := e.startWarmSandbox(ctx, Warmth{})
 		if err != nil {
 			return "could not start a warm sandbox: " + err.Error()
 		}
