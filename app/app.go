@@ -487,6 +487,9 @@ func (a *App) SaveSettings(s settings.Settings) (settings.Settings, error) {
 	a.mu.Lock()
 	oldPy, old := a.settings.Python, a.engine
 	a.settings = stored
+	if a.lib != nil {
+		a.lib.SetLang(uiLang(stored))
+	}
 	if stored.Python != oldPy {
 		a.engine = nil
 		a.status = SandboxStatus{Checking: true}

@@ -70,6 +70,9 @@ func (a *App) lessonsRoot(s settings.Settings) (string, error) {
 func (a *App) openLessons(root string) {
 	lib, err := lessons.Setup(root)
 	if err == nil {
+		a.mu.Lock()
+		lib.SetLang(uiLang(a.settings))
+		a.mu.Unlock()
 		err = lib.Watch(emitterFunc(a.emit))
 		if err != nil {
 			lib.Close()
@@ -95,6 +98,15 @@ func (a *App) closeLessons() {
 	if lib != nil {
 		lib.Close()
 	}
+}
+
+// uiLang is the language the window shows: the settings' choice, else the
+// system's.
+func uiLang(s settings.Settings) string {
+	if s.Lang != "" {
+		return s.Lang
+	}
+	return text.System()
 }
 
 type emitterFunc func(event string, data any)

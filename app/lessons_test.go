@@ -111,6 +111,7 @@ func TestLessonsListsStartersAndOpens(t *testing.T) {
 
 func TestSaveConflictKeepsBoth(t *testing.T) {
 	a, _, root := newTestApp(t)
+	a.lib.SetLang("en")
 	l, err := a.OpenLesson("2 flower.py")
 	if err != nil {
 		t.Fatal(err)
@@ -324,5 +325,26 @@ func TestRunGetsDataFilesOfTheLesson(t *testing.T) {
 	}
 	if got := a.lessonDataFiles(""); got != nil {
 		t.Errorf("code that is no lesson got %v", got)
+	}
+}
+
+func TestKeptCopyIsNamedInTheWindowsLanguage(t *testing.T) {
+	a, _, root := newTestApp(t)
+	s := a.GetSettings()
+	s.Lang = "zh"
+	if _, err := a.SaveSettings(s); err != nil {
+		t.Fatal(err)
+	}
+	l, err := a.OpenLesson("2 flower.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "2 flower.py"), []byte("print('from elsewhere')\n"), 0o644)
+	kept, err := a.KeepBothLesson(SaveRequest{Path: l.Path, Content: "print(2)\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept.AsidePath != "2 flower（磁盘上的）.py" {
+		t.Errorf("aside %q", kept.AsidePath)
 	}
 }

@@ -28,9 +28,10 @@ const (
 type Library struct {
 	root string
 
-	mu   sync.Mutex // serialises writes with the watcher's look at the open lesson
-	open *openLesson
-	w    *watcher
+	mu    sync.Mutex // serialises writes with the watcher's look at the open lesson
+	open  *openLesson
+	w     *watcher
+	aside string // the language of the names setAside gives; "" is English
 }
 
 // openLesson is what the UI has in its editor, so the watcher can tell an
@@ -54,6 +55,18 @@ func NewLibrary(root string) (*Library, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// asideSuffix names the copy of a lesson kept from the disk, in the
+// language the child reads ("NAME (from disk).py", "NAME（磁盘上的）.py").
+var asideSuffix = map[string]string{"en": " (from disk)", "zh": "（磁盘上的）"}
+
+// SetLang sets the language of the names given to copies kept aside
+// ("zh" or "en"); the files already kept keep their names.
+func (l *Library) SetLang(lang string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.aside = lang
 }
 
 // Root is the folder's absolute path, for showing it to parents.
@@ -502,12 +515,17 @@ func (l *Library) KeepBoth(rel, content string, opts SaveOptions) (KeptBoth, err
 	return kept, err
 }
 
-// setAside stores data next to rel as "NAME (from disk).py".
+// setAside stores data next to rel as "NAME (from disk).py" (in the
+// language set with SetLang).
 func (l *Library) setAside(rel string, data []byte) (string, error) {
 	dir := path.Dir(rel)
 	stem := strings.TrimSuffix(path.Base(rel), LessonExt)
+	suffix, ok := asideSuffix[l.aside]
+	if !ok {
+		suffix = asideSuffix["en"]
+	}
 	for n := 1; n < 1000; n++ {
-		name := stem + " (from disk)"
+		name := stem + suffix
 		if n > 1 {
 			name += " " + itoa(n)
 		}

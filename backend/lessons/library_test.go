@@ -505,3 +505,28 @@ func TestMessagesComplete(t *testing.T) {
 		t.Errorf("kept-both zh = %q", got)
 	}
 }
+
+func TestKeepBothNamesTheCopyInTheChildsLanguage(t *testing.T) {
+	for _, tc := range []struct{ lang, want string }{
+		{"", "a (from disk).py"},
+		{"en", "a (from disk).py"},
+		{"zh", "a（磁盘上的）.py"},
+	} {
+		l, root := newTestLibrary(t, map[string]string{"a.py": "v1"})
+		l.SetLang(tc.lang)
+		if _, err := l.Open("a.py"); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(root, "a.py"), []byte("theirs"), 0o644)
+		kept, err := l.KeepBoth("a.py", "mine", SaveOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept.AsidePath != tc.want {
+			t.Errorf("lang %q: aside = %q, want %q", tc.lang, kept.AsidePath, tc.want)
+		}
+		if b, _ := os.ReadFile(filepath.Join(root, tc.want)); string(b) != "theirs" {
+			t.Errorf("lang %q: aside holds %q", tc.lang, b)
+		}
+	}
+}
