@@ -11,8 +11,10 @@ import (
 const (
 	outputEvery    = 33 * time.Millisecond
 	outputMaxBytes = 64 << 10
-	// outputGather is how long a piece waits for the rest of its print
-	// (print writes its arguments, separators and newline one by one).
+	// outputGather is how long a line waits for more lines once the
+	// interval has passed. Output that does not end a line waits the whole
+	// interval for the rest of it: print writes its arguments, separators
+	// and newline one by one, and a slow machine may read them one by one.
 	outputGather = 3 * time.Millisecond
 )
 
@@ -21,11 +23,11 @@ type outChunk struct {
 	text   []byte // grown in place: a flood arrives in many small pieces
 }
 
-// outputThrottle passes a run's output on in order, at most once per
-// interval and never more than gather after the first piece that waits once
-// the interval has passed (so a single print is not held back), or as soon
-// as maxBytes wait. Flush sends what waits; call it before any other event
-// of the run so order is kept.
+// outputThrottle passes a run's output on in order: at most once per
+// interval, a finished line no later than gather after the interval has
+// passed (so a single print is not held back), an unfinished one after a
+// whole interval, and anything as soon as maxBytes wait. Flush sends what
+// waits; call it before any other event of the run so order is kept.
 type outputThrottle struct {
 	emit     func(stream, text string)
 	interval time.Duration
@@ -37,6 +39,7 @@ type outputThrottle struct {
 	size    int
 	last    time.Time
 	timer   *time.Timer
+	due     time.Time // when timer fires
 }
 
 func newOutputThrottle(emit func(stream, text string)) *outputThrottle {
@@ -55,12 +58,21 @@ func (t *outputThrottle) Output(stream, text string) {
 		t.pending = append(t.pending, outChunk{stream, []byte(text)})
 	}
 	t.size += len(text)
-	switch {
-	case t.size >= t.maxBytes:
+	if t.size >= t.maxBytes {
 		t.flushLocked()
-	case t.timer == nil:
-		t.timer = time.AfterFunc(max(t.gather, t.interval-time.Since(t.last)), t.Flush)
+		return
 	}
+	wait := t.interval
+	if text[len(text)-1] == '\n' {
+		wait = max(t.gather, t.interval-time.Since(t.last))
+	}
+	due := time.Now().Add(wait)
+	if t.timer != nil {
+		if !due.Before(t.due) || !t.timer.Stop() {
+			return // the timer comes soon enough, or is firing now
+		}
+	}
+	t.timer, t.due = time.AfterFunc(wait, t.Flush), due
 }
 
 // Flush sends all output waiting now.

@@ -94,6 +94,40 @@ func TestOutputThrottleTimer(t *testing.T) {
 	}
 }
 
+// TestOutputThrottleWaitsForTheLine: the pieces of one print come as one
+// event however slowly they are read, and output that ends no line is
+// sent after the interval.
+func TestOutputThrottleWaitsForTheLine(t *testing.T) {
+	s := newSink()
+	th := &outputThrottle{emit: s.emit, interval: 100 * time.Millisecond, gather: time.Millisecond, maxBytes: 1 << 20}
+	start := time.Now()
+	th.Output("stdout", "UP")
+	time.Sleep(10 * time.Millisecond) // a slow reader: the pieces come apart
+	th.Output("stdout", " (10.00,0.00)")
+	th.Output("stdout", "\n")
+	select {
+	case <-s.each:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the line was never sent")
+	}
+	if took := time.Since(start); took >= 100*time.Millisecond {
+		t.Errorf("a finished line waited %v, the whole interval", took)
+	}
+	th.Output("stdout", "name? ")
+	unfinished := time.Now()
+	select {
+	case <-s.each:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the unfinished line was never sent")
+	}
+	if took := time.Since(unfinished); took < 90*time.Millisecond {
+		t.Errorf("an unfinished line went after %v, before the interval", took)
+	}
+	if got := s.events(); strings.Join(got, "|") != "stdout:UP (10.00,0.00)\n|stdout:name? " {
+		t.Fatalf("emitted %q", got)
+	}
+}
+
 // A flood of small pieces is a handful of events, and all of it arrives.
 func TestOutputThrottleFlood(t *testing.T) {
 	s := newSink()
