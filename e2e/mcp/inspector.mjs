@@ -27,8 +27,7 @@ const lessons = join(work, 'lessons');
 mkdirSync(lessons);
 let failed = false;
 
-// inspect runs one Inspector CLI call and returns its JSON answer.
-function inspect(...args) {
+function spawnInspector(args) {
   const p = spawnSync(inspector, ['--cli', kidcoder, 'mcp', '--lessons', lessons, ...args], {
     encoding: 'utf8',
     timeout: 120_000,
@@ -36,6 +35,22 @@ function inspect(...args) {
     env: { ...process.env, MCP_CATALOG_PATH: join(work, 'catalog.json') },
   });
   if (p.error) throw p.error;
+  return p;
+}
+
+// inspectError runs a call that must fail and returns the error the
+// Inspector reports (it prints the message, not the JSON-RPC code).
+function inspectError(...args) {
+  const p = spawnInspector(args);
+  assert.notEqual(p.status, 0, `inspector ${args.join(' ')} succeeded: ${p.stdout}`);
+  const line = (p.stdout + '\n' + p.stderr).split('\n').reverse().find((l) => l.startsWith('{"error"'));
+  assert.ok(line, `inspector ${args.join(' ')}: no error reported\nstdout: ${p.stdout}\nstderr: ${p.stderr}`);
+  return JSON.parse(line).error;
+}
+
+// inspect runs one Inspector CLI call and returns its JSON answer.
+function inspect(...args) {
+  const p = spawnInspector(args);
   try {
     return JSON.parse(p.stdout);
   } catch {
@@ -99,6 +114,14 @@ step('a runaway loop is stopped', () => {
   assert.equal(res.structuredContent.exit_code, 124);
   assert.equal(res.structuredContent.limits.wallSeconds, 2);
   assert.ok(texts(res).includes(res.structuredContent.message), texts(res));
+});
+
+step('bad arguments are refused with a clear message', () => {
+  let err = inspectError('--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg', 'code=print(1)', 'lang=fr');
+  assert.equal(err.message, 'run_python: lang must be "zh" or "en", not "fr"');
+  err = inspectError('--method', 'tools/call', '--tool-name', 'write_lesson', '--tool-arg', 'path=a.py', 'code=print(1)');
+  // Without --allow-write there is no write_lesson to call.
+  assert.match(err.message, /write_lesson.* not found|unknown tool "write_lesson"/, err.message);
 });
 
 step('the classroom card is an MCP App', () => {
