@@ -142,10 +142,11 @@ export class Classroom {
    * remembered, or the star lesson) the star lesson opens.
    */
   async start(): Promise<void> {
-    const [settings, status, last, demo, systemLang] = await Promise.all([
+    // The lessons folder loads meanwhile: the star does not wait for it.
+    const loading = this.lessons.load().catch(() => null);
+    const [settings, status, demo, systemLang] = await Promise.all([
       this.backend.getSettings(),
       this.backend.status().catch(() => null),
-      this.lessons.load().catch(() => null),
       this.backend.starDemo().catch(() => null),
       this.backend.systemLanguage().catch(() => ''),
     ]);
@@ -161,6 +162,7 @@ export class Classroom {
     this.#demoPlanned = demo !== null;
     this.#started = true;
     this.#maybeRunDemo();
+    const last = await loading;
     const paths = this.lessons.paths;
     const remembered = last?.open && paths.includes(last.open) ? last.open : null;
     if (!(remembered && remembered !== STAR_LESSON && (await this.lessons.open(remembered)))) {
