@@ -99,7 +99,7 @@ func TestMessagesHaveBothLanguages(t *testing.T) {
 			t.Errorf("missing %s", key)
 		}
 	}
-	placeholders := map[string]string{"limit.timeout": "{seconds}", "limit.memory": "{mib}", "limit.output": "{kib}"}
+	placeholders := map[string]string{"limit.timeout": "{seconds}", "limit.memory": "{memory}", "limit.output": "{size}"}
 	for key, entry := range m {
 		if entry["zh"] == "" || entry["en"] == "" {
 			t.Errorf("%s lacks zh or en", key)

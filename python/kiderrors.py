@@ -33,6 +33,17 @@ def load_messages():
         return json.load(f)
 
 
+
+def fill(text, values):
+    """text with each {name} replaced, the way backend/text does it.
+
+    Not str.format: the messages show the child literal braces
+    ("every ( [ { needs its ) ] }"), which format would reject.
+    """
+    for k, v in values.items():
+        text = text.replace("{" + k + "}", str(v))
+    return text
+
 class Explainer(object):
     """Builds friendly errors for one run (language, file, what is installed)."""
 
@@ -51,10 +62,7 @@ class Explainer(object):
     def msg(self, msg_key, **kw):
         entry = self.messages.get(msg_key) or self.messages["generic.noline"]
         text = entry.get(self.lang) or entry["en"]
-        try:
-            return text.format(**kw)
-        except (KeyError, IndexError, ValueError):
-            return text
+        return fill(text, kw)
 
     # -- entry point
     def explain(self, exc, tb_frames=(), source=None):

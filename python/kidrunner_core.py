@@ -344,10 +344,11 @@ class Runner(object):
         messages = self.messages()
         entry = messages.get(msg_key) or messages.get("generic.noline") or {}
         text = entry.get(self.lang) or entry.get("en") or ""
-        try:
-            return text.format(**kw)
-        except (KeyError, IndexError, ValueError):
-            return text
+        # Each {name} replaced as backend/text does (kiderrors.fill): the
+        # messages may show literal braces.
+        for k, v in kw.items():
+            text = text.replace("{" + k + "}", str(v))
+        return text
 
     # -- setup
     def prepare(self):

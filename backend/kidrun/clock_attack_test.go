@@ -75,6 +75,9 @@ func TestLimitMessages(t *testing.T) {
 		{sandbox.Outcome{Status: sandbox.StatusTimeout, Limit: "quiet"}, "5 分钟没有按键", "no keys or clicks for 5 minutes"},
 		{sandbox.Outcome{Status: sandbox.StatusKilled, Limit: "files"}, "最多 10000 个", "at most 10000"},
 		{sandbox.Outcome{Status: sandbox.StatusTimeout}, "运行超过 10 秒", "longer than 10 s"},
+		// Sizes as the window writes them, not in KiB/MiB.
+		{sandbox.Outcome{Status: sandbox.StatusOutput}, "超过了 1 MB。", "more than 1 MB."},
+		{sandbox.Outcome{Status: sandbox.StatusMemory}, "超过了 512 MB。", "more than 512 MB of memory"},
 	} {
 		zh, en := buildResult(tt.out, report{}, p, "zh"), buildResult(tt.out, report{}, p, "en")
 		if !strings.Contains(zh.Message, tt.zh) || !strings.Contains(en.Message, tt.en) || en.Limit != tt.out.Limit {

@@ -148,7 +148,21 @@ func limitMessage(r *Result, lang string) string {
 		"idle":    strconv.FormatFloat(r.Limits.IdleSeconds, 'f', -1, 64),
 		"minutes": strconv.FormatFloat(math.Round(r.Limits.IdleSeconds/6)/10, 'f', -1, 64),
 		"files":   strconv.FormatInt(r.Limits.ScratchFiles, 10),
-		"mib":     strconv.FormatInt(r.Limits.MemoryMiB, 10),
-		"kib":     strconv.FormatInt(r.Limits.OutputKiB, 10),
+		"memory":  sizeText(r.Limits.MemoryMiB << 20),
+		"size":    sizeText(r.Limits.OutputKiB << 10),
 	})
+}
+
+// sizeText is a size as the window shows it (frontend formatSize): "64 KB",
+// "1 MB", "1.5 MB", "4 GB".
+func sizeText(bytes int64) string {
+	const mib = 1 << 20
+	oneDecimal := func(x float64) string { return strconv.FormatFloat(math.Round(x*10)/10, 'f', -1, 64) }
+	switch {
+	case bytes < mib:
+		return strconv.FormatInt(max(1, int64(math.Round(float64(bytes)/1024))), 10) + " KB"
+	case bytes >= 1024*mib:
+		return oneDecimal(float64(bytes)/(1024*mib)) + " GB"
+	}
+	return oneDecimal(float64(bytes)/mib) + " MB"
 }

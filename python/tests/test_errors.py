@@ -11,10 +11,11 @@ CASES = [
     # (name, source, stdin, error type, line, words in the en hint, words in the zh hint)
     ("colon", "x = 1\nfor i in range(3)\n    print(i)\n", b"", "SyntaxError", 2, [":"], ["冒号"]),
     ("string", "x = 1\nprint(\"hello)\n", b"", "SyntaxError", 2, ["quotes"], ["引号"]),
-    ("bracket", "x = 1\nprint((1 + 2)\ny = 3\n", b"", "SyntaxError", 2, ["("], ["("]),
+    ("bracket", "x = 1\nprint((1 + 2)\ny = 3\n", b"", "SyntaxError", 2, ["bracket ( on line 2", "( [ { needs its ) ] }"], ["第 2 行的括号 (", "每个 ( [ {"]),
     ("assign", "x = 1\nif x = 1:\n    print(x)\n", b"", "SyntaxError", 2, ["=="], ["=="]),
-    ("fullwidth_comma", "print(1，2)\n", b"", "SyntaxError", 1, ["，", ","], ["，", ","]),
-    ("fullwidth_paren", "x = 2\nprint（x）\n", b"", "SyntaxError", 2, ["（", "("], ["（", "("]),
+    # Each mark quoted, so "(" reads as the mark and not as an aside.
+    ("fullwidth_comma", "print(1，2)\n", b"", "SyntaxError", 1, ['"，"', '","'], ["“，”", "“,”"]),
+    ("fullwidth_paren", "x = 2\nprint（x）\n", b"", "SyntaxError", 2, ['"（"', '"("'], ["“（”", "“(”"]),
     ("fullwidth_colon", "for i in range(2)：\n    pass\n", b"", "SyntaxError", 1, ["：", ":"], ["："]),
     ("fullwidth_quote", "print(“hi”)\n", b"", "SyntaxError", 1, ["“", '"'], ["“"]),
     ("indent_expected", "for i in range(2):\nprint(i)\n", b"", "IndentationError", 2, ["indent"], ["缩进"]),
@@ -59,6 +60,23 @@ class ErrorsTest(unittest.TestCase):
                     self.assertEqual(r.code, 1)
                     if lang == "zh":
                         self.assertTrue(any("\u4e00" <= ch <= "\u9fff" for ch in err["hint"]), err["hint"])
+
+    def test_every_message_fills_in(self):
+        # Every {name} of every message is replaced, also next to literal
+        # braces the message shows the child.
+        import json
+        import re
+        import sys
+        sys.path.insert(0, harness.PYDIR)
+        import kiderrors
+        with open(os.path.join(harness.PYDIR, "messages.json"), encoding="utf-8") as f:
+            messages = json.load(f)
+        for key, entry in messages.items():
+            for lang in ("zh", "en"):
+                names = set(re.findall(r"\{(\w+)\}", entry[lang]))
+                text = kiderrors.fill(entry[lang], {n: "<%s>" % n for n in names})
+                with self.subTest(key=key, lang=lang):
+                    self.assertEqual(re.findall(r"\{\w+\}", text), [])
 
     def test_generic_hint_names_line(self):
         path = harness.write_program(self.tmp, "gen.py", "x = 1\nassert x == 2\n")

@@ -26,6 +26,16 @@ describe('describeResult', () => {
     expect(o.params).toEqual({ n: 7 });
   });
 
+  it('says sizes in KB and MB, as the rest of the window does', () => {
+    const limits = { memoryMiB: 256, outputKiB: 1024 };
+    const out = describeResult(result({ status: 'output_limit', exit_code: -1, limits }));
+    expect(translate('en', out.key, out.params)).toBe('📜 Stopped: printed more than 1 MB (the rest is not shown)');
+    expect(translate('zh', out.key, out.params)).toBe('📜 已被叫停：打印超过 1 MB（后面的内容没有显示）');
+    const mem = describeResult(result({ status: 'memory_limit', exit_code: -1, limits: { ...limits, outputKiB: 64 } }));
+    expect(translate('en', mem.key, mem.params)).toBe('🧠 Stopped: used more than 256 MB of memory');
+    expect(translate('zh', mem.key, mem.params)).not.toMatch(/KiB|MiB/);
+  });
+
   it('a stop wins over a limit', () => {
     expect(describeResult(result({ status: 'killed', stopped: true, limit: 'files' })).key).toBe('stopped');
   });

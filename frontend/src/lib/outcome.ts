@@ -2,6 +2,7 @@
 
 import type { RunError, RunResult } from './backend';
 import type { MessageKey, Params } from './i18n';
+import { formatSize } from './sandboxAbout';
 
 export type Tone = 'ok' | 'info' | 'warn' | 'error';
 
@@ -35,9 +36,9 @@ export function describeResult(r: RunResult): Outcome {
     case 'timeout':
       return { ...base, tone: 'warn', key: 'timeout', params: { n: limits.wallSeconds } };
     case 'memory_limit':
-      return { ...base, tone: 'warn', key: 'memoryLimit', params: { n: limits.memoryMiB } };
+      return { ...base, tone: 'warn', key: 'memoryLimit', params: { size: formatSize(limits.memoryMiB * 1024 * 1024) } };
     case 'output_limit':
-      return { ...base, tone: 'warn', key: 'outputLimit', params: { n: limits.outputKiB } };
+      return { ...base, tone: 'warn', key: 'outputLimit', params: { size: formatSize(limits.outputKiB * 1024) } };
     case 'killed':
       return { ...base, tone: 'warn', key: 'killed' };
     case 'sandbox_unavailable':
