@@ -111,6 +111,24 @@ func (a *appRun) loggedSince(from int64, name string) bool {
 	}
 }
 
+// typeAndSettle types a program and waits until the window has caught up
+// with the keys: a busy machine can leave typed keys queued, and Run
+// pressed then would run half a program while the rest lands elsewhere.
+// The editor's text ink (which a blinking cursor leaves alone) must hold
+// still over three looks.
+func (a *appRun) typeAndSettle(t testing.TB, x *xconn, area [4]int, code string) {
+	a.typeProgram(t, code)
+	prev, same := -1, 0
+	for start := time.Now(); same < 3 && time.Since(start) < 15*time.Second; time.Sleep(150 * time.Millisecond) {
+		n := textInk(x.pixels(t, area))
+		if n == prev {
+			same++
+		} else {
+			prev, same = n, 0
+		}
+	}
+}
+
 // floodFigures is what one flood run measured.
 type floodFigures struct {
 	echo       []time.Duration // key press to the letter on screen, in order
@@ -125,8 +143,8 @@ type floodFigures struct {
 // 50 ms from its first output until its end, timing each letter from key
 // press to its ink in the editor. runs is how many runs finished before.
 func floodEcho(t testing.TB, a *appRun, runs int) floodFigures {
-	a.typeProgram(t, floodProgram)
 	x := dialX(t, a.x.display)
+	a.typeAndSettle(t, x, [4]int{275, 100, 500, 110}, floodProgram) // the program's lines
 	w := x.keycode(t, 0x77) // w: much ink in one letter
 	var f floodFigures
 	ink := func() int { return textInk(x.pixels(t, editorLine4)) }
@@ -284,7 +302,9 @@ func TestFloodScreenshots(t *testing.T) {
 				t.Fatal("star demo never appeared")
 			}
 			a.waitRuns(t, 1, 30*time.Second)
-			a.typeProgram(t, floodProgram)
+			xc := dialX(t, x.display)
+			editor := [4]int{w / 5, 95, w * 2 / 5, 80} // the editor's first lines at either size
+			a.typeAndSettle(t, xc, editor, floodProgram)
 			from := a.logSize()
 			a.x.xdo(t, "key", "ctrl+Return")
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -306,9 +326,19 @@ func TestFloodScreenshots(t *testing.T) {
 			time.Sleep(time.Second) // the window shows the end
 			savePNG(t, a.x.screenshot(t), fmt.Sprintf("e2e-flood-%dx%d.png", w, h))
 
-			a.typeProgram(t, "for i in range(1000000):\nprint('\\u4f60\\u597d \\U0001f422', i)\n")
+			a.typeAndSettle(t, xc, editor, "for i in range(1000000):\nprint('\\u4f60\\u597d \\U0001f422', i)\n")
 			a.x.xdo(t, "key", "ctrl+Return")
-			res := a.waitRuns(t, 3, 60*time.Second)
+			ctx2, cancel2 := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel2()
+			if !waitFor(ctx2, 100*time.Millisecond, func() bool { return len(a.doneResults()) >= 3 }) {
+				var names []string
+				for _, e := range a.eventsSoFar() {
+					names = append(names, e.Name)
+				}
+				t.Fatalf("the run past the output limit did not end within 60 s (screen: %s; events %v)",
+					savePNG(t, a.x.screenshot(t), fmt.Sprintf("e2e-flood-limit-stuck-%dx%d.png", w, h)), names[max(0, len(names)-8):])
+			}
+			res := a.waitRuns(t, 3, time.Second)
 			if res["status"] != "output_limit" {
 				t.Fatalf("past the output limit: status %v", res["status"])
 			}
