@@ -144,7 +144,8 @@ type floodFigures struct {
 // press to its ink in the editor. runs is how many runs finished before.
 func floodEcho(t testing.TB, a *appRun, runs int) floodFigures {
 	x := dialX(t, a.x.display)
-	a.typeAndSettle(t, x, [4]int{275, 100, 500, 110}, floodProgram) // the program's lines
+	programLines := [4]int{275, 100, 500, 110}
+	a.typeAndSettle(t, x, programLines, floodProgram)
 	w := x.keycode(t, 0x77) // w: much ink in one letter
 	var f floodFigures
 	ink := func() int { return textInk(x.pixels(t, editorLine4)) }
