@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConsoleModel } from './consoleModel';
-import { indexOfId, lineAt, lineColumns, rowsFor, stackOffsets, textColumns, visibleSlice } from './consoleWindow';
+import { indexOfId, lineAt, lineColumns, lineRows, rowsFor, stackOffsets, textColumns, visibleSlice } from './consoleWindow';
 
 describe('textColumns', () => {
   it.each([
@@ -29,6 +29,21 @@ describe('rowsFor', () => {
     [5, 0, 5],
   ])('%i columns at %i a row take %i rows', (cols, perRow, want) => {
     expect(rowsFor(cols, perRow)).toBe(want);
+  });
+});
+
+describe('lineRows', () => {
+  const line = (...texts: string[]) => ({ id: 1, segs: texts.map((text) => ({ kind: 'stdout' as const, text })) });
+  it.each([
+    ['an empty line', line(), 10, 1],
+    ['a short line', line('12345'), 10, 1],
+    ['a line just too long for the quick answer', line('123456'), 10, 1],
+    ['a long line', line('x'.repeat(25)), 10, 3],
+    ['wide characters', line('你好你好你好'), 10, 2],
+    ['a tab', line('a\tb\tc\td'), 10, 2],
+    ['two colours', line('ab', 'cdefghijk'), 10, 2],
+  ])('%s', (_name, l, perRow, want) => {
+    expect(lineRows(l, perRow)).toBe(want);
   });
 });
 

@@ -36,6 +36,22 @@ export function lineColumns(line: Line): number {
   return n;
 }
 
+/**
+ * Rows a line wraps onto at perRow columns a row. A short line of one
+ * colour is one row without counting its columns: floods are made of them,
+ * and every line is estimated again each time output arrives.
+ */
+export function lineRows(line: Line, perRow: number): number {
+  const segs = line.segs;
+  if (segs.length === 0) return 1;
+  if (segs.length === 1) {
+    const t = segs[0].text;
+    // Each UTF-16 unit is at most two columns unless it is a tab.
+    if (t.length * 2 <= perRow && t.indexOf('\t') < 0) return 1;
+  }
+  return rowsFor(lineColumns(line), perRow);
+}
+
 /** Rows a line of this many columns wraps onto at perRow columns a row; an empty line still takes one. */
 export function rowsFor(columns: number, perRow: number): number {
   return Math.max(1, Math.ceil(columns / Math.max(1, perRow)));
