@@ -13,6 +13,13 @@ const defaultScheduler: Scheduler = (flush) => {
 /** Past this many waiting characters the buffer is applied at once (a hidden window gets no frames). */
 const MAX_PENDING_CHARS = 256 * 1024;
 
+/**
+ * Characters applied in one frame. A flood arrives faster than that; the
+ * rest waits for the next frames, so no frame keeps the page from
+ * answering a key for long.
+ */
+export const FRAME_CHARS = 32 * 1024;
+
 export class ConsoleState {
   lines = $state.raw<Line[]>([]);
   openLineId = $state<number | null>(null);
@@ -41,19 +48,47 @@ export class ConsoleState {
     this.#pendingChars += text.length;
     if (this.#pendingChars > MAX_PENDING_CHARS) {
       this.flush();
-    } else if (!this.#scheduled) {
-      this.#scheduled = true;
-      this.#schedule(() => this.flush());
+    } else {
+      this.#later();
     }
   }
 
   /** Applies everything buffered now. */
   flush(): void {
-    this.#scheduled = false;
+    this.#apply(Infinity);
+  }
+
+  #later(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    this.#schedule(() => {
+      this.#scheduled = false;
+      this.#apply(FRAME_CHARS);
+      if (this.#pending.length > 0) this.#later();
+    });
+  }
+
+  /** Applies up to budget buffered characters, in order. */
+  #apply(budget: number): void {
     if (this.#pending.length === 0) return;
-    for (const [kind, text] of this.#pending) this.#model.write(kind, text);
-    this.#pending = [];
-    this.#pendingChars = 0;
+    let done = 0;
+    while (done < this.#pending.length && budget > 0) {
+      const [kind, text] = this.#pending[done];
+      if (text.length <= budget) {
+        this.#model.write(kind, text);
+        budget -= text.length;
+        this.#pendingChars -= text.length;
+        done++;
+        continue;
+      }
+      // Never between the two halves of a surrogate pair.
+      const cut = isHighSurrogate(text.charCodeAt(budget - 1)) ? budget + 1 : budget;
+      this.#model.write(kind, text.slice(0, cut));
+      this.#pending[done] = [kind, text.slice(cut)];
+      this.#pendingChars -= cut;
+      budget = 0;
+    }
+    this.#pending.splice(0, done);
     this.#publish();
   }
 
@@ -70,9 +105,18 @@ export class ConsoleState {
     return this.#model.text();
   }
 
+  /** Characters waiting for a frame, for tests. */
+  get pendingChars(): number {
+    return this.#pendingChars;
+  }
+
   #publish(): void {
     this.lines = this.#model.lines();
     this.openLineId = this.#model.openLineId();
     this.dropped = this.#model.dropped;
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
