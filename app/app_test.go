@@ -343,6 +343,10 @@ func TestCheckAnswerThroughTheSandbox(t *testing.T) {
 	if !second.Report.Passed {
 		t.Fatalf("the reference solution failed: %+v", second.Report.Failed())
 	}
+	// The child sees what the checked run did, as after Run.
+	if run, ok := second.Run.(*kidrun.Result); !ok || run.Drawing == nil || len(run.Images) == 0 || run.Status != "ok" {
+		t.Errorf("the checked run is not shown: %+v", second.Run)
+	}
 	if second.Progress.Attempts != 2 || !second.Progress.Solved || second.Progress.Stars == 0 {
 		t.Errorf("progress after two attempts: %+v", second.Progress)
 	}

@@ -9,6 +9,7 @@ import (
 	"path"
 
 	"kidcoder/backend/lessons"
+	"kidcoder/backend/packs"
 	"kidcoder/backend/settings"
 	"kidcoder/backend/text"
 )
@@ -73,6 +74,7 @@ func (a *App) openLessons(root string) {
 		a.mu.Lock()
 		lib.SetLang(uiLang(a.settings))
 		a.mu.Unlock()
+		lib.SetTitler(packs.LessonTitles)
 		err = lib.Watch(emitterFunc(a.emit))
 		if err != nil {
 			lib.Close()

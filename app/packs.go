@@ -1,11 +1,15 @@
 package app
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
+	"kidcoder/backend/kidrun"
 	"kidcoder/backend/packs"
 	"kidcoder/backend/text"
 	"kidcoder/sandbox"
@@ -137,6 +141,31 @@ type CheckRequest struct {
 type CheckOutcome struct {
 	Report   *packs.Report          `json:"report"`
 	Progress packs.ExerciseProgress `json:"progress"`
+	// Run is the checked program's first run (a *kidrun.Result, typed any
+	// like DoneEvent's), shown as a Run's result is: output, drawing, error.
+	// Absent when the checks only read the code.
+	Run any `json:"run,omitempty"`
+}
+
+// firstRun remembers the first run the checks make of the child's program
+// (a source check runs a program of its own).
+type firstRun struct {
+	packs.Runner
+	code []byte
+	mu   sync.Mutex
+	res  *kidrun.Result
+}
+
+func (f *firstRun) Run(ctx context.Context, req packs.RunRequest) (*packs.RunResult, error) {
+	res, err := f.Runner.Run(ctx, req)
+	if err == nil && res != nil && res.Result != nil && bytes.Equal(req.Code, f.code) {
+		f.mu.Lock()
+		if f.res == nil {
+			f.res = res.Result
+		}
+		f.mu.Unlock()
+	}
+	return res, err
 }
 
 // CheckLesson runs the exercise's checks on the code, in the sandbox, and
@@ -161,11 +190,16 @@ func (a *App) CheckLesson(req CheckRequest) (*CheckOutcome, error) {
 	policy := eng.Policy()
 	policy.WallTime = time.Duration(set.Clamp().TimeoutSeconds) * time.Second
 	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
-	rep, prog, err := packs.CheckLesson(a.ctx, packs.EngineRunner{Engine: eng, Policy: &policy}, abs, []byte(req.Code), req.Lang, time.Now())
+	runner := &firstRun{Runner: packs.EngineRunner{Engine: eng, Policy: &policy}, code: []byte(req.Code)}
+	rep, prog, err := packs.CheckLesson(a.ctx, runner, abs, []byte(req.Code), req.Lang, time.Now())
 	if err != nil {
 		return nil, packProblem(err)
 	}
-	return &CheckOutcome{Report: rep, Progress: prog}, nil
+	out := &CheckOutcome{Report: rep, Progress: prog}
+	if runner.res != nil {
+		out.Run = runner.res
+	}
+	return out, nil
 }
 
 // RevealHint shows the next hint of the exercise behind lesson rel.

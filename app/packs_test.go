@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"kidcoder/backend/lessons"
 	"kidcoder/backend/packs"
 	"kidcoder/sandbox"
 )
@@ -124,6 +125,41 @@ func TestPackProblemTexts(t *testing.T) {
 	for _, tt := range tests {
 		if got := packProblem(tt.err).Error(); got != tt.want {
 			t.Errorf("packProblem(%v) =\n%s\nwant\n%s", tt.err, got, tt.want)
+		}
+	}
+}
+
+// A pack's lessons are listed by their titles, in the tree the sidebar gets
+// and in the tree the watcher sends after a change.
+func TestPackLessonsCarryTheirTitles(t *testing.T) {
+	a, _, _ := newTestApp(t)
+	pl, err := a.ImportPack(examplePack(t), "zh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pl.Exercises[0].Title
+	var found *lessons.Node
+	var walk func(n *lessons.Node)
+	walk = func(n *lessons.Node) {
+		if n.Path == pl.Exercises[0].Lesson {
+			found = n
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(a.Lessons().Tree)
+	if found == nil {
+		t.Fatalf("lesson %q not in the tree", pl.Exercises[0].Lesson)
+	}
+	if found.Title == nil || *found.Title != want || want.Zh == "" {
+		t.Errorf("lesson %q has title %v, want %v", found.Name, found.Title, want)
+	}
+	found = nil
+	walk(a.Lessons().Tree)
+	for _, n := range a.Lessons().Tree.Children {
+		if n.Kind == lessons.KindLesson && n.Title != nil {
+			t.Errorf("starter lesson %q has a title %v", n.Name, n.Title)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"kidcoder/backend/safefile"
+	"kidcoder/backend/text"
 )
 
 // MaxLessonSize is the largest file Open reads or Save writes: far beyond
@@ -32,6 +33,7 @@ type Library struct {
 	open  *openLesson
 	w     *watcher
 	aside string // the language of the names setAside gives; "" is English
+	title Titler
 }
 
 // openLesson is what the UI has in its editor, so the watcher can tell an
@@ -67,6 +69,13 @@ func (l *Library) SetLang(lang string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.aside = lang
+}
+
+// SetTitler sets where lesson titles come from; call it before Watch.
+func (l *Library) SetTitler(f Titler) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.title = f
 }
 
 // Root is the folder's absolute path, for showing it to parents.
@@ -166,7 +175,14 @@ type Node struct {
 	Kind         string  `json:"kind"` // KindGroup or KindLesson
 	Instructions bool    `json:"instructions,omitempty"`
 	Children     []*Node `json:"children,omitempty"`
+	// Title is the lesson's title when it has one (an exercise from a pack:
+	// "画正方形" for 01-square.py); the UI shows it instead of Name.
+	Title *text.Text `json:"title,omitempty"`
 }
+
+// Titler gives the titles of the lessons in folder dir (absolute), by name
+// without ".py"; nil when they have none.
+type Titler func(dir string) map[string]text.Text
 
 const (
 	KindGroup  = "group"
@@ -208,6 +224,10 @@ func (l *Library) scanDir(root, dir string, n *Node, depth int, dirs *[]string, 
 	for _, e := range entries {
 		names[e.Name()] = true
 	}
+	var titles map[string]text.Text
+	if l.title != nil {
+		titles = l.title(dir)
+	}
 	var groups, lessons []*Node
 	for _, e := range entries {
 		if *budget <= 0 {
@@ -242,7 +262,11 @@ func (l *Library) scanDir(root, dir string, n *Node, depth int, dirs *[]string, 
 			groups = append(groups, g)
 		case mode.IsRegular() && isLessonName(name):
 			stem := strings.TrimSuffix(name, LessonExt)
-			lessons = append(lessons, &Node{Name: stem, Path: rel, Kind: KindLesson, Instructions: names[stem+InstructionsExt]})
+			node := &Node{Name: stem, Path: rel, Kind: KindLesson, Instructions: names[stem+InstructionsExt]}
+			if t, ok := titles[stem]; ok {
+				node.Title = &t
+			}
+			lessons = append(lessons, node)
 		}
 	}
 	sortNodes(groups)

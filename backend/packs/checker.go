@@ -39,6 +39,9 @@ type RunResult struct {
 	Hint    string       // kid-friendly explanation of an uncaught error
 	Line    int          // its line, 0 if unknown
 	Checks  []CodeResult // one per CheckFiles entry, in order, as reported from the sandbox
+	// Result is the whole run as the window shows one (output, drawing,
+	// error), so the child sees what the checked run did; nil from fakes.
+	Result *kidrun.Result
 }
 
 // CodeResult is one code check's verdict from python/kidcheck.py.

@@ -32,7 +32,7 @@ func (e EngineRunner) Run(ctx context.Context, req RunRequest) (*RunResult, erro
 		go run.Play(ctx, req.Events)
 	}
 	res := run.Wait()
-	out := &RunResult{Status: res.Status, Stdout: res.Stdout, Drawing: res.Drawing}
+	out := &RunResult{Status: res.Status, Stdout: res.Stdout, Drawing: res.Drawing, Result: res}
 	if res.Error != nil {
 		out.Hint = res.Error.Hint
 		if res.Error.Line != nil {

@@ -164,6 +164,21 @@ func OpenInstalled(packDir string) (*Installed, error) {
 	return &Installed{Dir: packDir, Manifest: in.Manifest, Lang: in.Lang}, nil
 }
 
+// LessonTitles gives the exercise titles of the pack imported into dir, by
+// lesson name (the exercise id); nil for a folder that holds no pack. It is
+// a lessons.Titler.
+func LessonTitles(dir string) map[string]text.Text {
+	in, err := readInstalled(dir)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]text.Text, len(in.Manifest.Exercises))
+	for _, ex := range in.Manifest.Exercises {
+		out[ex.ID] = ex.Title
+	}
+	return out
+}
+
 // FindLesson returns the pack and exercise a lesson file belongs to, or ErrNotInPack.
 func FindLesson(lessonFile string) (*Installed, *Exercise, error) {
 	dir := filepath.Dir(lessonFile)

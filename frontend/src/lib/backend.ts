@@ -113,7 +113,8 @@ export type CheckResult = Plain<packs.CheckResult>;
 export type ExerciseProgress = Refine<packs.ExerciseProgress, { last_attempt?: string; solved_at?: string }>;
 export type ExerciseView = Refine<app.ExerciseView, { progress: ExerciseProgress }>;
 export type CheckRequest = Refine<app.CheckRequest, { lang: Lang }>;
-export type CheckOutcome = Refine<app.CheckOutcome, { report: Plain<packs.Report>; progress: ExerciseProgress }>;
+/** `run` is the checked program's run, shown as a Run's result is. */
+export type CheckOutcome = Refine<app.CheckOutcome, { report: Plain<packs.Report>; progress: ExerciseProgress; run?: RunResult | null }>;
 export type PackSummary = Refine<packs.PackSummary, { last_attempt?: string; progress: Record<string, ExerciseProgress> }>;
 
 /** The bound methods as the window calls them: the first letter lower-case, plain data in and out. */

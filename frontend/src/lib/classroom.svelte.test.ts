@@ -129,6 +129,31 @@ async function setup(b = new ScriptedBackend()) {
   return { b, room, frames };
 }
 
+describe('Checking an answer', () => {
+  it("shows the checked run's output and drawing, as after Run", async () => {
+    const b = new ScriptedBackend();
+    b.answerRuns = true;
+    const { room, frames } = await setup(b);
+    await room.start();
+    await tick();
+    b.emit(EventRunDone, { runId: b.runIds[0], result: result({ stdout: 'star\n' }) });
+    Object.assign(b, {
+      checkLesson: async () => ({
+        report: { exercise: '01-square', passed: false, results: [] },
+        progress: { solved: false, attempts: 1, stars: 0, hints_shown: 0 },
+        run: result({ stdout: 'checked\n', stderr: 'oops\n', images: [{ mime: 'image/svg+xml', data: btoa('<svg xmlns="http://www.w3.org/2000/svg"/>') }] }),
+      }),
+    });
+    room.packs.exercisePath = '图形/01-square.py';
+    room.packs.exercise = { packTitle: { zh: '', en: '' }, packFolder: '图形', id: '01-square', title: { zh: '', en: '' }, instructions: '', checks: 1, hintsTotal: 0, hints: [], progress: { solved: false, attempts: 0, stars: 0, hints_shown: 0 } } as never;
+    await room.packs.check('print("checked")');
+    frames.frame();
+    expect(room.console.text()).toContain('checked');
+    expect(room.console.text()).toContain('oops');
+    expect(room.result?.stdout).toBe('checked\n');
+  });
+});
+
 describe('Classroom start-up', () => {
   it('loads settings and runs the star demo once when the sandbox is ready', async () => {
     const { b, room } = await setup();

@@ -114,6 +114,7 @@ export class Classroom {
       save: () => this.lessons.flush(),
       open: (p) => this.lessons.open(p),
       refresh: () => this.lessons.refresh(),
+      show: (r) => this.showResult(r),
     });
   }
 
@@ -310,6 +311,22 @@ export class Classroom {
 
   #forRun(runId: string, apply: () => void): void {
     if (runId === this.runId) apply();
+  }
+
+  /**
+   * Shows a result that came from elsewhere than a Run (the run that checked
+   * the child's answer) as a Run's is shown: its output, drawing and error.
+   * A run going on keeps the window.
+   */
+  showResult(result: RunResult): void {
+    if (this.running) return;
+    this.runId = null;
+    this.editor.clearError();
+    this.console.clear();
+    this.runFailure = null;
+    if (result.stdout) this.console.append('stdout', result.stdout);
+    if (result.stderr) this.console.append('stderr', result.stderr);
+    this.#finish(result);
   }
 
   #finish(result: RunResult): void {

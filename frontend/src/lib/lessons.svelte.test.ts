@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Classroom, STAR_LESSON } from './classroom.svelte';
 import { EventLessonChanged, EventLessonsChanged, EventStatus } from './events';
 import { checkingStatus, createFakeBackend, STAR_DEMO, type FakeOptions } from '../testing/fakeBackend';
-import type { Timers } from './lessons.svelte';
+import { nodeLabel, type Timers } from './lessons.svelte';
 
 /** Timers the test fires by hand, so autosave happens when the test says. */
 function manualTimers() {
@@ -183,6 +183,16 @@ describe('PacksState', () => {
     expect(room.lessons.current?.path).toBe('形状练习 Shapes/01-square.py');
     expect(room.packs.exercise?.id).toBe('01-square');
     expect(room.toast?.text).toContain('Shapes');
+  });
+
+  it("lists a pack's lessons by their titles, in the window's language", async () => {
+    const { room } = await started({ lang: 'zh', packImported: true });
+    const pack = room.lessons.tree?.children?.find((n) => n.path === '形状练习 Shapes');
+    const lesson = pack?.children?.find((n) => n.path.endsWith('01-square.py'));
+    expect(lesson && nodeLabel(lesson, 'zh')).toBe('画正方形');
+    expect(lesson && nodeLabel(lesson, 'en')).toBe('Draw a square');
+    const starter = room.lessons.tree?.children?.find((n) => n.kind === 'lesson');
+    expect(starter && nodeLabel(starter, 'zh')).toBe(starter?.name);
   });
 
   it('only previews dropped .kidpack files', async () => {

@@ -49,6 +49,11 @@ export function pick(t: Text2, lang: Lang): string {
   return (lang === 'zh' ? t.zh || t.en : t.en || t.zh) ?? '';
 }
 
+/** What the sidebar calls a node: a pack lesson's title ("画正方形"), else its name ("01-square"). */
+export function nodeLabel(n: LessonNode, lang: Lang): string {
+  return (n.title && pick(n.title, lang)) || n.name;
+}
+
 /** Lesson paths in tree order. */
 export function lessonPaths(n: LessonNode | null): string[] {
   if (!n) return [];

@@ -27,7 +27,7 @@ describe('describeResult', () => {
   });
 
   it('says sizes in KB and MB, as the rest of the window does', () => {
-    const limits = { memoryMiB: 256, outputKiB: 1024 };
+    const limits = { wallSeconds: 10, cpuSeconds: 10, idleSeconds: 300, memoryMiB: 256, outputKiB: 1024, scratchFiles: 10000 };
     const out = describeResult(result({ status: 'output_limit', exit_code: -1, limits }));
     expect(translate('en', out.key, out.params)).toBe('📜 Stopped: printed more than 1 MB (the rest is not shown)');
     expect(translate('zh', out.key, out.params)).toBe('📜 已被叫停：打印超过 1 MB（后面的内容没有显示）');

@@ -1,7 +1,7 @@
 // Exercise packs: importing one (preview first), and for a lesson that came
 // from a pack, checking the child's answer, hints and the celebration.
 
-import { problemOf, type Backend, type CheckOutcome, type ExerciseView, type Hint, type Lang, type PackPlan, type PackSummary } from './backend';
+import { problemOf, type Backend, type CheckOutcome, type ExerciseView, type Hint, type Lang, type PackPlan, type PackSummary, type RunResult } from './backend';
 import type { MessageKey, Params } from './i18n';
 import { pick, type Notice } from './lessons.svelte';
 
@@ -18,6 +18,8 @@ export interface PacksDeps {
   open: (path: string) => Promise<unknown>;
   /** Re-reads the lessons tree after an import. */
   refresh: () => Promise<void>;
+  /** Shows the checked run's output and drawing, as after Run. */
+  show?: (result: RunResult) => void;
 }
 
 export function stars(n: number, max = 3): string {
@@ -82,6 +84,7 @@ export class PacksState {
       const out = await this.#d.backend.checkLesson({ path, code, lang: this.#d.lang() });
       if (this.exercisePath !== path) return;
       this.outcome = out;
+      if (out.run) this.#d.show?.(out.run);
       this.exercise = { ...this.exercise, progress: out.progress };
       if (out.report.passed) this.celebrating = true;
     } catch (e) {

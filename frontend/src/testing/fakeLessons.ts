@@ -118,7 +118,9 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
     }
     for (const [p, f] of files) {
       const name = p.slice(p.lastIndexOf('/') + 1, -3);
-      parentNode(p).children!.push({ name, path: p, kind: 'lesson', instructions: !!f.md });
+      const node: LessonNode = { name, path: p, kind: 'lesson', instructions: !!f.md };
+      if (p === PACK_LESSON) node.title = { zh: '画正方形', en: 'Draw a square' };
+      parentNode(p).children!.push(node);
     }
     const sort = (n: LessonNode) => {
       n.children!.sort((a, b) => (a.kind !== b.kind ? (a.kind === 'group' ? -1 : 1) : collator.compare(a.name, b.name)));

@@ -3,6 +3,7 @@ export namespace app {
 	export class CheckOutcome {
 	    report?: packs.Report;
 	    progress: packs.ExerciseProgress;
+	    run?: any;
 	
 	    static createFrom(source: any = {}) {
 	        return new CheckOutcome(source);
@@ -12,6 +13,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.report = this.convertValues(source["report"], packs.Report);
 	        this.progress = this.convertValues(source["progress"], packs.ExerciseProgress);
+	        this.run = source["run"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -425,6 +427,7 @@ export namespace lessons {
 	    kind: string;
 	    instructions?: boolean;
 	    children?: Node[];
+	    title?: text.Text;
 	
 	    static createFrom(source: any = {}) {
 	        return new Node(source);
@@ -437,6 +440,7 @@ export namespace lessons {
 	        this.kind = source["kind"];
 	        this.instructions = source["instructions"];
 	        this.children = this.convertValues(source["children"], Node);
+	        this.title = this.convertValues(source["title"], text.Text);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
