@@ -30,13 +30,22 @@ type Shell interface {
 
 // SandboxStatus says whether code can run, and if not why and how to fix it.
 type SandboxStatus struct {
-	Ready    bool   `json:"ready"`
-	Checking bool   `json:"checking"`
-	Reason   string `json:"reason"`
-	Fix      string `json:"fix"`
-	Python   string `json:"python"`
-	Sandbox  string `json:"sandbox"` // e.g. "bubblewrap"; "" until known
-	Version  string `json:"version"` // the sandbox tool's version, when it has one
+	Ready    bool `json:"ready"`
+	Checking bool `json:"checking"`
+	// Code names the reason for the window, which says it in the child's
+	// language (sandbox.UnavailableError's codes, plus "python_missing" and
+	// "python_setting": the Python chosen in the settings does not work);
+	// "" for a reason only Reason describes. Reason is the technical detail,
+	// in English.
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+	Fix    string `json:"fix"`
+	// FixOthers are other distributions' commands when Fix installs a
+	// package, each runnable on its own.
+	FixOthers []sandbox.InstallCommand `json:"fixOthers,omitempty"`
+	Python    string                   `json:"python"`
+	Sandbox   string                   `json:"sandbox"` // e.g. "bubblewrap"; "" until known
+	Version   string                   `json:"version"` // the sandbox tool's version, when it has one
 	// Containment says how a whole run is bounded here: mechanism
 	// "cgroup2", "cgroup1" or "rlimits", what it bounds for the run as a
 	// whole, and where the groups are or why there are none. Empty until known.
@@ -151,9 +160,14 @@ func (a *App) prepare() {
 		var ue *sandbox.UnavailableError
 		switch {
 		case errors.As(err, &ue):
-			st.Fix = ue.Fix
+			st.Code, st.Fix, st.FixOthers = ue.Code, ue.Fix, ue.FixOthers
+		case errors.Is(err, kidrun.ErrNoPython) && py != "":
+			// Installing Python would not help: the path in the settings
+			// is what is wrong.
+			st.Code = "python_setting"
 		case errors.Is(err, kidrun.ErrNoPython):
-			st.Fix = "sudo apt install python3"
+			st.Code = "python_missing"
+			st.Fix, st.FixOthers = sandbox.InstallCommands("python3")
 		}
 	} else {
 		st.Ready = true

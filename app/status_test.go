@@ -83,3 +83,12 @@ func TestStatusSaysHowRunsAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// A wrong Python path in the settings is named as the problem: installing
+// Python would not help, so no install command is offered.
+func TestWrongPythonPathIsNamed(t *testing.T) {
+	_, _, st := readyApp(t, `{"python": "/nowhere/bin/python3"}`)
+	if st.Ready || st.Code != "python_setting" || st.Fix != "" || len(st.FixOthers) != 0 {
+		t.Errorf("status %+v", st)
+	}
+}

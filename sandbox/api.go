@@ -208,9 +208,17 @@ var ErrUnavailable = errors.New("sandbox unavailable")
 
 // UnavailableError explains why the sandbox cannot run code and how to fix it.
 type UnavailableError struct {
-	Reason string // what is wrong, in English
-	Fix    string // the exact command or step that fixes it, if one exists
-	Err    error
+	// Code names the reason for the UI, which says it in the child's
+	// language: "bwrap_missing", "bwrap_broken", "bwrap_old", "userns",
+	// "bwrap_blocked", "unsupported_os"; "" for the rarer ones, which only
+	// have Reason.
+	Code   string
+	Reason string // what is wrong, in English: the technical detail
+	Fix    string // the exact command or step that fixes it here, if one exists
+	// FixOthers are the commands for other distributions, each runnable on
+	// its own, when Fix is an install command.
+	FixOthers []InstallCommand
+	Err       error
 }
 
 func (e *UnavailableError) Error() string {

@@ -46,16 +46,17 @@ func Detect() (Info, error) {
 	info.Path = path
 	out, err := exec.Command(path, "--version").Output()
 	if err != nil {
-		return info, &UnavailableError{Reason: "bwrap --version failed", Fix: installBwrapFix, Err: err}
+		return info, bwrapMissing("bwrap_broken", "bwrap --version failed", err)
 	}
 	if info.Version, err = parseBwrapVersion(string(out)); err != nil {
-		return info, &UnavailableError{Reason: err.Error(), Fix: installBwrapFix}
+		return info, bwrapMissing("bwrap_broken", err.Error(), nil)
 	}
 	// bwrap --help exits 0 and prints to stdout on every version we know.
 	help, _ := exec.Command(path, "--help").CombinedOutput()
 	info.Features = parseBwrapFeatures(string(help))
 	if miss := missingFeatures(info.Features); len(miss) > 0 {
 		return info, &UnavailableError{
+			Code:   "bwrap_old",
 			Reason: fmt.Sprintf("bubblewrap %s lacks %s", info.Version, strings.Join(miss, ", ")),
 			Fix:    "install bubblewrap 0.6 or newer (Debian 12 / Ubuntu 22.04 and later ship it)",
 		}
@@ -75,7 +76,7 @@ func findBwrap() (string, error) {
 	if err != nil {
 		path = "/usr/bin/bwrap"
 		if _, serr := os.Stat(path); serr != nil {
-			return "", &UnavailableError{Reason: "bubblewrap (bwrap) is not installed", Fix: installBwrapFix, Err: err}
+			return "", bwrapMissing("bwrap_missing", "bubblewrap (bwrap) is not installed", err)
 		}
 	}
 	abs, err := filepath.Abs(path)
@@ -83,7 +84,7 @@ func findBwrap() (string, error) {
 		abs, err = filepath.EvalSymlinks(abs)
 	}
 	if err != nil {
-		return "", &UnavailableError{Reason: "cannot resolve bwrap path " + path, Fix: installBwrapFix, Err: err}
+		return "", bwrapMissing("bwrap_broken", "cannot resolve bwrap path "+path, err)
 	}
 	return abs, nil
 }
@@ -139,7 +140,7 @@ func smokeTest(bwrap string, runAs int) error {
 		return nil
 	}
 	msg := strings.TrimSpace(string(out))
-	ue := &UnavailableError{Reason: "bwrap cannot create a sandbox here: " + msg, Err: err}
+	ue := &UnavailableError{Code: "bwrap_blocked", Reason: "bwrap cannot create a sandbox here: " + msg, Err: err}
 	switch {
 	case strings.Contains(msg, "uid map"), strings.Contains(msg, "Operation not permitted"), strings.Contains(msg, "No permissions"):
 		ue.Fix = "allow unprivileged user namespaces: sudo sysctl -w kernel.unprivileged_userns_clone=1 (Debian) or add an AppArmor profile for bwrap (Ubuntu 24.04: sudo apt install apparmor-profiles)"

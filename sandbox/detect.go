@@ -6,10 +6,6 @@ import (
 	"strings"
 )
 
-// installBwrapFix is what a Debian/Ubuntu user types; other distributions
-// are named so the reason still reads right there.
-const installBwrapFix = "sudo apt install bubblewrap (Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)"
-
 var bwrapVersionRE = regexp.MustCompile(`(?m)^bubblewrap\s+(\d+(?:\.\d+)*)`)
 
 // parseBwrapVersion reads `bwrap --version` output ("bubblewrap 0.8.0").
@@ -82,16 +78,19 @@ func diagnoseUserns(s usernsState) *UnavailableError {
 	switch {
 	case strings.TrimSpace(s.MaxUserNamespaces) == "0":
 		return &UnavailableError{
+			Code:   "userns",
 			Reason: "user namespaces are disabled (user.max_user_namespaces = 0)",
 			Fix:    "sudo sysctl -w user.max_user_namespaces=15000 && echo user.max_user_namespaces=15000 | sudo tee /etc/sysctl.d/90-kidcoder-userns.conf",
 		}
 	case strings.TrimSpace(s.UnprivilegedClone) == "0":
 		return &UnavailableError{
+			Code:   "userns",
 			Reason: "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone = 0)",
 			Fix:    "sudo sysctl -w kernel.unprivileged_userns_clone=1 && echo kernel.unprivileged_userns_clone=1 | sudo tee /etc/sysctl.d/90-kidcoder-userns.conf",
 		}
 	case strings.TrimSpace(s.AppArmorRestrict) == "1" && !s.AppArmorBwrapAllow:
 		return &UnavailableError{
+			Code:   "userns",
 			Reason: "AppArmor restricts unprivileged user namespaces and has no profile allowing bwrap",
 			Fix: "sudo apt install apparmor-profiles (it ships /etc/apparmor.d/bwrap-userns-restrict), or create /etc/apparmor.d/bwrap containing " +
 				"'abi <abi/4.0>, include <tunables/global> profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, }' " +

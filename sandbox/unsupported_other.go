@@ -10,9 +10,9 @@ import (
 
 func unsupported() *UnavailableError {
 	if runtime.GOOS == "windows" {
-		return &UnavailableError{Reason: "Windows does not have the sandbox yet; code is never run unsandboxed"}
+		return &UnavailableError{Code: "unsupported_os", Reason: "Windows does not have the sandbox yet; code is never run unsandboxed"}
 	}
-	return &UnavailableError{Reason: runtime.GOOS + " does not have the sandbox yet; code is never run unsandboxed"}
+	return &UnavailableError{Code: "unsupported_os", Reason: runtime.GOOS + " does not have the sandbox yet; code is never run unsandboxed"}
 }
 
 // Detect always reports the sandbox unavailable on this platform.

@@ -10,6 +10,7 @@ import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRun
 const READY: SandboxStatus = {
   ready: true,
   checking: false,
+  code: '',
   reason: '',
   fix: '',
   python: 'python3',

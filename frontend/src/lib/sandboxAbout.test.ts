@@ -11,6 +11,7 @@ function ready(kind: 'cgroup2' | 'rlimits'): SandboxStatus {
   return {
     ready: true,
     checking: false,
+    code: '',
     reason: '',
     fix: '',
     python: '/usr/bin/python3',

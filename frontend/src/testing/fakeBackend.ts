@@ -84,6 +84,7 @@ export function checkingStatus(): SandboxStatus {
   return {
     ready: false,
     checking: true,
+    code: '',
     reason: '',
     fix: '',
     python: '',
@@ -170,15 +171,21 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
     ? {
         ready: false,
         checking: false,
+        code: 'bwrap_missing',
         reason: 'bubblewrap (bwrap) is not installed',
-        fix: 'sudo apt-get install bubblewrap',
+        fix: 'sudo apt install bubblewrap',
+        fixOthers: [
+          { distro: 'Fedora', command: 'sudo dnf install bubblewrap' },
+          { distro: 'Arch', command: 'sudo pacman -S bubblewrap' },
+          { distro: 'openSUSE', command: 'sudo zypper install bubblewrap' },
+        ],
         python: '/usr/bin/python3',
         sandbox: '',
         version: 'dev',
         containment,
         limits,
       }
-    : { ready: true, checking: false, reason: '', fix: '', python: '/usr/bin/python3', sandbox: 'bwrap (fake)', version: 'dev', containment, limits };
+    : { ready: true, checking: false, code: '', reason: '', fix: '', python: '/usr/bin/python3', sandbox: 'bwrap (fake)', version: 'dev', containment, limits };
   let status = checkingStatus();
   const runs = new Map<string, { stop(): void; input(line: string): void; event(ev: ControlEvent): void }>();
   const sent: { runId: string; ev: ControlEvent }[] = [];

@@ -207,8 +207,10 @@ export namespace app {
 	export class SandboxStatus {
 	    ready: boolean;
 	    checking: boolean;
+	    code: string;
 	    reason: string;
 	    fix: string;
+	    fixOthers?: sandbox.InstallCommand[];
 	    python: string;
 	    sandbox: string;
 	    version: string;
@@ -224,8 +226,10 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.ready = source["ready"];
 	        this.checking = source["checking"];
+	        this.code = source["code"];
 	        this.reason = source["reason"];
 	        this.fix = source["fix"];
+	        this.fixOthers = this.convertValues(source["fixOthers"], sandbox.InstallCommand);
 	        this.python = source["python"];
 	        this.sandbox = source["sandbox"];
 	        this.version = source["version"];
@@ -766,6 +770,20 @@ export namespace sandbox {
 	        this.mechanism = source["mechanism"];
 	        this.bounds = source["bounds"];
 	        this.detail = source["detail"];
+	    }
+	}
+	export class InstallCommand {
+	    distro: string;
+	    command: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new InstallCommand(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.distro = source["distro"];
+	        this.command = source["command"];
 	    }
 	}
 
