@@ -38,9 +38,9 @@ func (s *runShell) Emit(event string, data any) {
 	}
 }
 
-func (s *runShell) SaveDialog(string) (string, error)      { return "", nil }
-func (s *runShell) DirectoryDialog(string) (string, error) { return "", nil }
-func (s *runShell) OpenFileDialog(string) (string, error)  { return "", nil }
+func (s *runShell) SaveDialog(string, string) (string, error) { return "", nil }
+func (s *runShell) DirectoryDialog(string) (string, error)    { return "", nil }
+func (s *runShell) OpenFileDialog(string) (string, error)     { return "", nil }
 
 // waitFor waits until an event matching match has been emitted and returns it.
 func (s *runShell) waitFor(t *testing.T, within time.Duration, match func(recorded) bool) recorded {
@@ -59,6 +59,32 @@ func (s *runShell) waitFor(t *testing.T, within time.Duration, match func(record
 		case <-s.signal:
 		case <-deadline:
 			t.Fatalf("no matching event within %v", within)
+		}
+	}
+}
+
+// waitOutput waits until the run's output so far, all its output events
+// together, holds text: how a print is cut into events is the window's
+// business, not the test's.
+func (s *runShell) waitOutput(t *testing.T, within time.Duration, id, text string) {
+	t.Helper()
+	deadline := time.After(within)
+	for {
+		var out strings.Builder
+		s.mu.Lock()
+		for _, e := range s.events {
+			if o, ok := e.data.(OutputEvent); ok && e.name == EventRunOutput && o.RunID == id {
+				out.WriteString(o.Text)
+			}
+		}
+		s.mu.Unlock()
+		if strings.Contains(out.String(), text) {
+			return
+		}
+		select {
+		case <-s.signal:
+		case <-deadline:
+			t.Fatalf("run %s did not print %q within %v (printed %q)", id, text, within, out.String())
 		}
 	}
 }
@@ -112,10 +138,7 @@ func TestRunStreamsAndFinishes(t *testing.T) {
 	if res.Status != "ok" || res.Stdout != "你好 🐢\n" {
 		t.Fatalf("result %s %q", res.Status, res.Stdout)
 	}
-	sh.waitFor(t, time.Second, func(e recorded) bool {
-		o, ok := e.data.(OutputEvent)
-		return e.name == EventRunOutput && ok && o.RunID == id && strings.Contains(o.Text, "你好")
-	})
+	sh.waitOutput(t, time.Second, id, "你好")
 }
 
 func TestRunWhileRunningRestarts(t *testing.T) {
@@ -152,10 +175,7 @@ func TestInputAndStop(t *testing.T) {
 	if err := a.SendInput(id, "41"); err != nil {
 		t.Fatal(err)
 	}
-	sh.waitFor(t, 10*time.Second, func(e recorded) bool {
-		o, ok := e.data.(OutputEvent)
-		return ok && strings.Contains(o.Text, "42")
-	})
+	sh.waitOutput(t, 10*time.Second, id, "42")
 	if err := a.Stop(id); err != nil {
 		t.Fatal(err)
 	}
@@ -209,10 +229,7 @@ func TestFirstStarRunIsTheEarlyDemo(t *testing.T) {
 	if res.Status != "ok" || !strings.Contains(res.Stdout, "golden star") || len(res.Images) == 0 {
 		t.Fatalf("demo result: %s %q %d images", res.Status, res.Stdout, len(res.Images))
 	}
-	sh.waitFor(t, time.Second, func(e recorded) bool {
-		o, ok := e.data.(OutputEvent)
-		return ok && o.RunID == id && strings.Contains(o.Text, "golden star")
-	})
+	sh.waitOutput(t, time.Second, id, "golden star")
 	// Only the first run is the early one: a second is a run of its own.
 	id2 := "run-2"
 	if err := a.Run(RunRequest{RunID: id2, Code: a.StarDemo(), Name: "star.py"}); err != nil {
@@ -258,10 +275,7 @@ func TestRunChecksTheRunID(t *testing.T) {
 	if err := a.Run(RunRequest{RunID: "loop", Code: "import time\nprint('up', flush=True)\nwhile True:\n    time.sleep(0.05)\n", Name: "loop.py"}); err != nil {
 		t.Fatal(err)
 	}
-	sh.waitFor(t, 20*time.Second, func(e recorded) bool {
-		o, ok := e.data.(OutputEvent)
-		return ok && o.RunID == "loop" && strings.Contains(o.Text, "up")
-	})
+	sh.waitOutput(t, 20*time.Second, "loop", "up")
 	for _, tt := range []struct {
 		name, id string
 		inUse    bool

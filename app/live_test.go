@@ -29,10 +29,7 @@ func TestSendEventPlaysTheGame(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sh.waitFor(t, 10*time.Second, func(e recorded) bool {
-		o, ok := e.data.(OutputEvent)
-		return ok && o.RunID == id && strings.Contains(o.Text, "UP (10.00,0.00)")
-	})
+	sh.waitOutput(t, 10*time.Second, id, "UP (10.00,0.00)")
 	if err := a.SendEvent(id, kidrun.Event{Type: "key", Key: "Up\n"}); !errors.Is(err, kidrun.ErrBadEvent) {
 		t.Errorf("a malformed key: %v", err)
 	}
