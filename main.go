@@ -66,8 +66,11 @@ type wailsShell struct{ ctx context.Context }
 
 func (s wailsShell) Emit(event string, data any) { runtime.EventsEmit(s.ctx, event, data) }
 
-func (s wailsShell) SaveDialog(name string) (string, error) {
-	return runtime.SaveFileDialog(s.ctx, runtime.SaveDialogOptions{DefaultFilename: name})
+func (s wailsShell) SaveDialog(dir, name string) (string, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		dir = "" // Wails refuses a start folder that does not exist
+	}
+	return runtime.SaveFileDialog(s.ctx, runtime.SaveDialogOptions{DefaultDirectory: dir, DefaultFilename: name})
 }
 
 func (s wailsShell) DirectoryDialog(dir string) (string, error) {

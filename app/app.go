@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,8 +23,10 @@ import (
 // Shell is what the app needs from the desktop shell besides events.
 type Shell interface {
 	Emitter
-	// SaveDialog asks where to save; "" means cancelled.
-	SaveDialog(defaultName string) (string, error)
+	// SaveDialog asks where to save, starting in defaultDir ("" or a
+	// folder that is gone: the dialog's own choice) with defaultName; ""
+	// means cancelled.
+	SaveDialog(defaultDir, defaultName string) (string, error)
 	// DirectoryDialog asks for a folder, starting in defaultDir; "" means cancelled.
 	DirectoryDialog(defaultDir string) (string, error)
 	// OpenFileDialog asks for a file matching pattern ("*.kidpack"); "" means cancelled.
@@ -99,6 +104,7 @@ type App struct {
 	libRoot     string
 	libErr      error  // why lib is nil
 	draft       *Draft // unsaved editor text, saved on Shutdown
+	shown       string // the lesson open in the editor, for the save dialog
 	// What the warm sandbox is kept for: the open lesson, and whether it or
 	// the last run uses matplotlib.
 	warmLesson         string
@@ -532,7 +538,8 @@ func (a *App) SaveFile(name, data string) (string, error) {
 	if a.shell == nil {
 		return "", errors.New("no window to ask where to save")
 	}
-	path, err := a.shell.SaveDialog(name)
+	dir, name := a.saveTarget(name)
+	path, err := a.shell.SaveDialog(dir, name)
 	if err != nil || path == "" {
 		return "", err
 	}
@@ -540,6 +547,30 @@ func (a *App) SaveFile(name, data string) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// saveTarget is where the save dialog starts: the open lesson's folder and
+// the lesson's name ("1 star.png" for the window's "drawing.png", "1 star
+// chart-1.png" for "chart-1.png"), else the lessons folder and name as given.
+func (a *App) saveTarget(name string) (dir, file string) {
+	a.mu.Lock()
+	lib, shown := a.lib, a.shown
+	a.mu.Unlock()
+	if lib == nil {
+		return "", name
+	}
+	dir = lib.Root()
+	if shown == "" {
+		return dir, name
+	}
+	if abs, err := lib.AbsPath(shown); err == nil {
+		dir = filepath.Dir(abs)
+	}
+	stem := strings.TrimSuffix(path.Base(shown), lessons.LessonExt)
+	if rest, ok := strings.CutPrefix(name, "drawing."); ok {
+		return dir, stem + "." + rest
+	}
+	return dir, stem + " " + name
 }
 
 // Shutdown saves the editor's unsaved text, stops following the lessons

@@ -164,6 +164,7 @@ func (a *App) OpenLesson(rel string) (*lessons.Lesson, error) {
 	}
 	a.mu.Lock()
 	a.draft = nil
+	a.shown = rel
 	a.warmLesson = rel
 	a.lessonMpl = kidrun.UsesMatplotlib([]byte(l.Content))
 	a.mu.Unlock()

@@ -18,6 +18,8 @@ type fakeShell struct {
 	events chan emitted
 	dir    string // DirectoryDialog's answer
 	file   string // OpenFileDialog's answer
+	// SaveDialog's answer, and where it was asked to start.
+	save, saveDir, saveName string
 }
 
 type emitted struct {
@@ -27,8 +29,11 @@ type emitted struct {
 
 func newFakeShell() *fakeShell { return &fakeShell{events: make(chan emitted, 256)} }
 
-func (s *fakeShell) Emit(name string, data any)              { s.events <- emitted{name, data} }
-func (s *fakeShell) SaveDialog(string) (string, error)       { return "", nil }
+func (s *fakeShell) Emit(name string, data any) { s.events <- emitted{name, data} }
+func (s *fakeShell) SaveDialog(dir, name string) (string, error) {
+	s.saveDir, s.saveName = dir, name
+	return s.save, nil
+}
 func (s *fakeShell) DirectoryDialog(string) (string, error)  { return s.dir, nil }
 func (s *fakeShell) OpenFileDialog(p string) (string, error) { return s.file, nil }
 
@@ -346,5 +351,42 @@ func TestKeptCopyIsNamedInTheWindowsLanguage(t *testing.T) {
 	}
 	if kept.AsidePath != "2 flower（磁盘上的）.py" {
 		t.Errorf("aside %q", kept.AsidePath)
+	}
+}
+
+// The save dialog starts beside the open lesson, named after it; without a
+// lesson, in the lessons folder.
+func TestSaveDialogStartsBesideTheLesson(t *testing.T) {
+	a, sh, root := newTestApp(t)
+	out := filepath.Join(t.TempDir(), "saved.png")
+	sh.save = out
+	if _, err := a.SaveFile("drawing.png", "aGk="); err != nil {
+		t.Fatal(err)
+	}
+	if sh.saveDir != root || sh.saveName != "drawing.png" {
+		t.Errorf("no lesson open: dialog at %q %q", sh.saveDir, sh.saveName)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "第1周"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "第1周", "彩虹.py"), []byte("print(1)\n"), 0o644)
+	for _, tc := range []struct{ lesson, dir, give, want string }{
+		{"1 star.py", root, "drawing.png", "1 star.png"},
+		{"1 star.py", root, "drawing.svg", "1 star.svg"},
+		{"第1周/彩虹.py", filepath.Join(root, "第1周"), "chart-2.png", "彩虹 chart-2.png"},
+	} {
+		if _, err := a.OpenLesson(tc.lesson); err != nil {
+			t.Fatal(err)
+		}
+		path, err := a.SaveFile(tc.give, "aGk=")
+		if err != nil || path != out {
+			t.Fatalf("%s: %q %v", tc.lesson, path, err)
+		}
+		if sh.saveDir != tc.dir || sh.saveName != tc.want {
+			t.Errorf("%s: dialog at %q %q, want %q %q", tc.lesson, sh.saveDir, sh.saveName, tc.dir, tc.want)
+		}
+	}
+	if b, _ := os.ReadFile(out); string(b) != "hi" {
+		t.Errorf("saved %q", b)
 	}
 }

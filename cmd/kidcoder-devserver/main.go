@@ -148,7 +148,7 @@ func (h *hub) Emit(event string, data any) {
 	}
 }
 
-func (h *hub) SaveDialog(name string) (string, error) { return "", nil }
+func (h *hub) SaveDialog(dir, name string) (string, error) { return "", nil }
 
 // DirectoryDialog answers as a cancelled dialog: a browser test has no one to ask.
 func (h *hub) DirectoryDialog(dir string) (string, error) { return "", nil }
