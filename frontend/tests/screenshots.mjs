@@ -307,6 +307,17 @@ try {
       await page.screenshot({ path: join(out, `${lang}-800x600-settings.png`) });
       const bad = await spills(page);
       check(`${lang}: nothing spills with the banner and settings`, bad.length === 0, bad.join('; '));
+      // Closing with a change asks before the change is thrown away.
+      await page.fill('.dialog input[type="number"] >> nth=0', '24');
+      await page.click('.dialog .buttons .close');
+      const asked = await page.waitForSelector('.dialog .unsaved', { timeout: 3000 }).then(() => true, () => false);
+      check(`${lang}: closing the settings with a change asks first`, asked && (await page.locator('.dialog').count()) === 1);
+      await page.screenshot({ path: join(out, `${lang}-800x600-settings-unsaved.png`) });
+      await page.click('.dialog .unsaved .keep');
+      check(`${lang}: keep changing keeps the change`, (await page.inputValue('.dialog input[type="number"] >> nth=0')) === '24');
+      await page.click('.dialog .buttons .close');
+      await page.click('.dialog .unsaved .discard');
+      check(`${lang}: close without saving closes`, (await page.locator('.dialog').count()) === 0);
       await context.close();
     }
 
