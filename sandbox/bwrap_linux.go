@@ -21,6 +21,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// programNice is the nice value of a run's processes.
+const programNice = 10
+
 // nobody is the host uid/gid bwrap runs under when the app runs as root:
 // RLIMIT_NPROC is never enforced for host root (INIT_USER), even inside a
 // user namespace, so a root-run sandbox would have no process limit.
@@ -499,6 +502,13 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 				failed(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
 			}
 		}
+	}
+	if setupErr == nil {
+		// The program runs below the window's priority (its processes
+		// inherit the init's nice value and cannot lower it): on a small
+		// machine a flood of output or a busy loop then never takes the CPU
+		// from the window the child is typing in.
+		unix.Setpriority(unix.PRIO_PROCESS, msg.ChildPid, programNice)
 	}
 	s.mu.Lock()
 	killReq := s.killReq
