@@ -500,6 +500,11 @@ func (a *App) GetSettings() settings.Settings {
 // SaveSettings stores the settings and returns what was kept after clamping.
 // A new Python takes effect by proving the sandbox again.
 func (a *App) SaveSettings(s settings.Settings) (settings.Settings, error) {
+	a.mu.Lock()
+	// A window holding settings read before the shelf was offered does not
+	// offer it again.
+	s.CoursesOffered = s.CoursesOffered || a.settings.CoursesOffered
+	a.mu.Unlock()
 	stored, err := settings.Save(a.settingsPath, s)
 	if err != nil {
 		return stored, err

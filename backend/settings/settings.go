@@ -21,6 +21,9 @@ type Settings struct {
 	TimeoutSeconds int    `json:"timeoutSeconds"`
 	Python         string `json:"python"` // "" finds one
 	LessonsDir     string `json:"lessonsDir,omitempty"`
+	// CoursesOffered is set once the course shelf was shown by itself, so
+	// it opens on a first start and never again unasked.
+	CoursesOffered bool `json:"coursesOffered,omitempty"`
 	// Warning is set (never stored) when a broken file was replaced by defaults.
 	Warning string `json:"warning,omitempty"`
 }

@@ -259,7 +259,7 @@ try {
         await page.click('.party .card');
 
         // The progress view for parents and teachers.
-        await page.click('.sidebar .foot .row button >> nth=0');
+        await page.click('.sidebar .foot .progress');
         await page.waitForSelector('.progress-dialog table', { timeout: 5000 });
         const row = await page.textContent('.progress-dialog tbody tr');
         check(`${name}: progress lists the pack as solved`, row.includes('1 / 1'), row);
@@ -280,6 +280,31 @@ try {
         check(`${name}: nothing spills with the sidebar folded`, bad.length === 0, bad.join('; '));
         await page.screenshot({ path: join(out, `${name}-sidebar-folded.png`) });
         check(`${name}: no page errors with lessons and packs`, errors.length === 0, errors.join('; '));
+        await context.close();
+      }
+    }
+
+    // A first start offers the course shelf; one click adds a course and opens its first exercise.
+    for (const lang of ['zh', 'en']) {
+      for (const [w, h] of [[800, 600], [1440, 900]]) {
+        const name = `${lang}-${w}x${h}`;
+        const { context, page, errors } = await open(lang, w, h, { firstStart: true });
+        const shelf = await page.waitForSelector('.courses-dialog .course', { timeout: 10000 }).then(() => true, () => false);
+        check(`${name}: a first start opens the course shelf`, shelf);
+        await page.screenshot({ path: join(out, `${name}-courses.png`) });
+        const bad = await spills(page);
+        check(`${name}: nothing spills with the course shelf`, bad.length === 0, bad.join('; '));
+        await page.click('.courses-dialog .course >> nth=0 >> .add');
+        const opened = await page.waitForSelector('.task .check', { timeout: 5000 }).then(() => true, () => false);
+        check(`${name}: one click adds the course and opens its first exercise`, opened && (await page.locator('.courses-dialog').count()) === 0);
+        const label = await page.textContent('.line.current .label').catch(() => null);
+        check(`${name}: the exercise is listed by its title`, label === (lang === 'zh' ? '画正方形' : 'Draw a square'), String(label));
+        await page.click('.sidebar .courses');
+        const progress = await page.waitForSelector('.courses-dialog .meta:has-text("/")', { timeout: 5000 }).then(() => true, () => false);
+        check(`${name}: the shelf shows the added course's progress`, progress);
+        await page.screenshot({ path: join(out, `${name}-courses-progress.png`) });
+        await page.click('.courses-dialog .later');
+        check(`${name}: no page errors with the course shelf`, errors.length === 0, errors.join('; '));
         await context.close();
       }
     }

@@ -116,6 +116,8 @@ export type CheckRequest = Refine<app.CheckRequest, { lang: Lang }>;
 /** `run` is the checked program's run, shown as a Run's result is. */
 export type CheckOutcome = Refine<app.CheckOutcome, { report: Plain<packs.Report>; progress: ExerciseProgress; run?: RunResult | null }>;
 export type PackSummary = Refine<packs.PackSummary, { last_attempt?: string; progress: Record<string, ExerciseProgress> }>;
+export type CourseView = Plain<app.CourseView>;
+export type CourseShelf = Plain<app.CourseShelf>;
 
 /** The bound methods as the window calls them: the first letter lower-case, plain data in and out. */
 type Calls = {
@@ -142,6 +144,7 @@ interface NarrowedCalls {
   checkLesson(req: CheckRequest): Promise<CheckOutcome>;
   revealHint(path: string, lang: Lang): Promise<Hint>;
   packProgress(): Promise<PackSummary[]>;
+  importCourse(name: string, lang: Lang): Promise<PackPlan>;
 }
 
 /**

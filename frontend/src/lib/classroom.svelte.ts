@@ -169,6 +169,20 @@ export class Classroom {
     if (!(remembered && remembered !== STAR_LESSON && (await this.lessons.open(remembered)))) {
       await this.#putStarDemo();
     }
+    // A first start offers the course, once the star has drawn itself.
+    if (await this.packs.shouldOffer().catch(() => false)) {
+      this.#offerPending = true;
+      this.#maybeOffer();
+    }
+  }
+
+  #offerPending = false;
+
+  #maybeOffer(): void {
+    if (this.#offerPending && !this.running) {
+      this.#offerPending = false;
+      this.packs.offer();
+    }
   }
 
   /**
@@ -338,5 +352,6 @@ export class Classroom {
     this.live.finish(this.drawing.svg !== null);
     const line = result.error?.line;
     if (typeof line === 'number' && line > 0) this.editor.showError(line);
+    this.#maybeOffer();
   }
 }

@@ -195,6 +195,33 @@ describe('PacksState', () => {
     expect(starter && nodeLabel(starter, 'zh')).toBe(starter?.name);
   });
 
+  it('offers the course shelf on a first start, once, and imports a course with one click', async () => {
+    const { room, backend } = await started({ lang: 'zh', firstStart: true });
+    await settle();
+    expect(room.packs.shelfOpen).toBe(true);
+    expect(room.packs.shelf?.courses.length).toBeGreaterThan(1);
+    await room.packs.importCourse('turtle-shapes');
+    await settle();
+    expect(room.packs.shelfOpen).toBe(false);
+    expect(room.lessons.current?.path).toBe('形状练习 Shapes/01-square.py');
+    expect(room.packs.exercise?.id).toBe('01-square');
+    expect((await backend.courses()).offer).toBe(false);
+    await room.packs.openShelf();
+    expect(room.packs.shelf?.courses[0].folder).toBe('形状练习 Shapes');
+  });
+
+  it('does not offer the shelf again once it was closed', async () => {
+    const { room, backend } = await started({ lang: 'en', firstStart: true });
+    await settle();
+    expect(room.packs.shelfOpen).toBe(true);
+    room.packs.closeShelf();
+    await settle();
+    expect((await backend.courses()).offer).toBe(false);
+    const again = await started({ lang: 'en' });
+    await settle();
+    expect(again.room.packs.shelfOpen).toBe(false);
+  });
+
   it('only previews dropped .kidpack files', async () => {
     const { backend, room } = await started({ lang: 'en' });
     backend.drop(['/tmp/photo.png']);

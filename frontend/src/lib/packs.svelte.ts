@@ -1,7 +1,7 @@
 // Exercise packs: importing one (preview first), and for a lesson that came
 // from a pack, checking the child's answer, hints and the celebration.
 
-import { problemOf, type Backend, type CheckOutcome, type ExerciseView, type Hint, type Lang, type PackPlan, type PackSummary, type RunResult } from './backend';
+import { problemOf, type Backend, type CheckOutcome, type CourseShelf, type ExerciseView, type Hint, type Lang, type PackPlan, type PackSummary, type RunResult } from './backend';
 import type { MessageKey, Params } from './i18n';
 import { pick, type Notice } from './lessons.svelte';
 
@@ -42,6 +42,13 @@ export class PacksState {
 
   progressOpen = $state(false);
   summaries = $state.raw<PackSummary[] | null>(null);
+
+  /** The course shelf: the built-in packs and the child's progress in each. */
+  shelfOpen = $state(false);
+  shelf = $state.raw<CourseShelf | null>(null);
+  /** The course being imported from the shelf. */
+  importingCourse = $state<string | null>(null);
+  #offered = false;
 
   #d: PacksDeps;
   #lookup = 0;
@@ -162,6 +169,59 @@ export class PacksState {
       this.#d.notify({ tone: 'error', text: pick(problemOf(e), this.#d.lang()) });
     } finally {
       this.importing = false;
+    }
+  }
+
+  /** Opens the course shelf. */
+  async openShelf(): Promise<void> {
+    this.shelfOpen = true;
+    await this.loadShelf();
+  }
+
+  async loadShelf(): Promise<CourseShelf | null> {
+    try {
+      this.shelf = await this.#d.backend.courses();
+    } catch (e) {
+      this.#d.notify({ tone: 'error', text: pick(problemOf(e), this.#d.lang()) });
+    }
+    return this.shelf;
+  }
+
+  /** Whether the shelf should open by itself (a first start); it then counts as offered once shown. */
+  async shouldOffer(): Promise<boolean> {
+    const shelf = await this.loadShelf();
+    return !!shelf?.offer;
+  }
+
+  /** Opens the shelf as the first start's offer. */
+  offer(): void {
+    this.#offered = true;
+    this.shelfOpen = true;
+  }
+
+  closeShelf(): void {
+    this.shelfOpen = false;
+    if (this.#offered) {
+      this.#offered = false;
+      void this.#d.backend.offerCoursesDone().catch(() => {});
+    }
+  }
+
+  /** Imports a built-in pack with one click and opens its first exercise. */
+  async importCourse(name: string): Promise<void> {
+    if (this.importingCourse) return;
+    this.importingCourse = name;
+    try {
+      const plan = await this.#d.backend.importCourse(name, this.#d.lang());
+      this.closeShelf();
+      await this.#d.refresh();
+      this.#d.notify({ tone: 'ok', text: this.#d.t('packImported', { title: pick(plan.title, this.#d.lang()) }) });
+      const first = plan.exercises.find((e) => e.new)?.lesson ?? plan.exercises[0]?.lesson;
+      if (first) await this.#d.open(first);
+    } catch (e) {
+      this.#d.notify({ tone: 'error', text: pick(problemOf(e), this.#d.lang()) });
+    } finally {
+      this.importingCourse = null;
     }
   }
 

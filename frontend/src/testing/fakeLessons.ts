@@ -4,6 +4,7 @@
 
 import type {
   CheckOutcome,
+  CourseShelf,
   Deleted,
   ExerciseProgress,
   ExerciseView,
@@ -31,6 +32,8 @@ export interface FakeLessonsOptions {
   chooseFolder?: string;
   /** Start with the example pack already imported. */
   packImported?: boolean;
+  /** A first start: the course shelf was never offered (it then opens by itself). */
+  firstStart?: boolean;
 }
 
 const PROBLEMS: Record<string, [string, string]> = {
@@ -98,6 +101,7 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
     if (!files.has(PACK_LESSON)) files.set(PACK_LESSON, { content: 'import turtle\n\nt = turtle.Turtle()\n# draw a square here\n', version: version(), md: PACK_MD[lang] });
   };
   if (opts.packImported) importPack('zh');
+  let coursesOffered = !opts.firstStart;
 
   function check(): void {
     if (missing) throw problemError('folder_missing');
@@ -319,6 +323,39 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
         if (progress.hints_shown < PACK_HINTS.length) progress.hints_shown++;
         const i = progress.hints_shown - 1;
         return { index: i, total: PACK_HINTS.length, text: PACK_HINTS[i][lang] };
+      },
+      courses: async (): Promise<CourseShelf> => ({
+        courses: [
+          {
+            name: 'turtle-shapes',
+            title: PACK_TITLE,
+            description: { zh: '用海龟画正方形、三角形和星星。', en: 'Draw squares, triangles and stars with the turtle.' },
+            exercises: 1,
+            folder: groups.has(PACK_FOLDER) ? PACK_FOLDER : undefined,
+            solved: progress.solved ? 1 : 0,
+            stars: progress.stars,
+            maxStars: 3,
+          },
+          {
+            name: 'first-steps',
+            title: { zh: 'Python 第一课', en: 'First steps' },
+            description: { zh: 'print、变量、input、if、for 和列表。', en: 'print, variables, input, if, for and lists.' },
+            exercises: 10,
+            solved: 0,
+            stars: 0,
+            maxStars: 30,
+          },
+        ],
+        offer: !coursesOffered && !groups.has(PACK_FOLDER),
+      }),
+      importCourse: async (name: string, lang: Lang): Promise<PackPlan> => {
+        if (name !== 'turtle-shapes') throw new Error(`no built-in pack ${name}`);
+        const p = plan(lang);
+        importPack(lang);
+        return p;
+      },
+      offerCoursesDone: async () => {
+        coursesOffered = true;
       },
       packProgress: async (): Promise<PackSummary[]> =>
         groups.has(PACK_FOLDER)

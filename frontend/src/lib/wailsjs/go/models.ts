@@ -50,6 +50,83 @@ export namespace app {
 	        this.lang = source["lang"];
 	    }
 	}
+	export class CourseView {
+	    name: string;
+	    title: text.Text;
+	    description: text.Text;
+	    exercises: number;
+	    folder?: string;
+	    solved: number;
+	    stars: number;
+	    maxStars: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CourseView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.title = this.convertValues(source["title"], text.Text);
+	        this.description = this.convertValues(source["description"], text.Text);
+	        this.exercises = source["exercises"];
+	        this.folder = source["folder"];
+	        this.solved = source["solved"];
+	        this.stars = source["stars"];
+	        this.maxStars = source["maxStars"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CourseShelf {
+	    courses: CourseView[];
+	    offer: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CourseShelf(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.courses = this.convertValues(source["courses"], CourseView);
+	        this.offer = source["offer"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Draft {
 	    path: string;
 	    content: string;
@@ -797,6 +874,7 @@ export namespace settings {
 	    timeoutSeconds: number;
 	    python: string;
 	    lessonsDir?: string;
+	    coursesOffered?: boolean;
 	    warning?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -810,6 +888,7 @@ export namespace settings {
 	        this.timeoutSeconds = source["timeoutSeconds"];
 	        this.python = source["python"];
 	        this.lessonsDir = source["lessonsDir"];
+	        this.coursesOffered = source["coursesOffered"];
 	        this.warning = source["warning"];
 	    }
 	}

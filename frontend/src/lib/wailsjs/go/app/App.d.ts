@@ -12,11 +12,15 @@ export function ChooseLessonsFolder():Promise<settings.Settings>;
 
 export function ChoosePackFile():Promise<string>;
 
+export function Courses():Promise<app.CourseShelf>;
+
 export function DeleteLesson(arg1:string):Promise<lessons.Deleted>;
 
 export function DuplicateLesson(arg1:string):Promise<string>;
 
 export function GetSettings():Promise<settings.Settings>;
+
+export function ImportCourse(arg1:string,arg2:string):Promise<packs.Plan>;
 
 export function ImportPack(arg1:string,arg2:string):Promise<packs.Plan>;
 
@@ -31,6 +35,8 @@ export function Lessons():Promise<app.LessonsView>;
 export function NewGroup(arg1:string,arg2:string):Promise<string>;
 
 export function NewLesson(arg1:string,arg2:string):Promise<string>;
+
+export function OfferCoursesDone():Promise<void>;
 
 export function OpenLesson(arg1:string):Promise<lessons.Lesson>;
 

@@ -14,6 +14,10 @@ export function ChoosePackFile() {
   return window['go']['app']['App']['ChoosePackFile']();
 }
 
+export function Courses() {
+  return window['go']['app']['App']['Courses']();
+}
+
 export function DeleteLesson(arg1) {
   return window['go']['app']['App']['DeleteLesson'](arg1);
 }
@@ -24,6 +28,10 @@ export function DuplicateLesson(arg1) {
 
 export function GetSettings() {
   return window['go']['app']['App']['GetSettings']();
+}
+
+export function ImportCourse(arg1, arg2) {
+  return window['go']['app']['App']['ImportCourse'](arg1, arg2);
 }
 
 export function ImportPack(arg1, arg2) {
@@ -52,6 +60,10 @@ export function NewGroup(arg1, arg2) {
 
 export function NewLesson(arg1, arg2) {
   return window['go']['app']['App']['NewLesson'](arg1, arg2);
+}
+
+export function OfferCoursesDone() {
+  return window['go']['app']['App']['OfferCoursesDone']();
 }
 
 export function OpenLesson(arg1) {
