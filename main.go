@@ -32,11 +32,13 @@ func run() int {
 	a := app.New(os.Getenv("KIDCODER_SETTINGS"), "")
 	app.SetLessonsFlag(a, *lessonsDir)
 	err := wails.Run(&options.App{
-		Title:            "小教室 Kid Coder",
-		Width:            1280,
-		Height:           820,
-		MinWidth:         800,
-		MinHeight:        600,
+		Title:  "小教室 Kid Coder",
+		Width:  1280,
+		Height: 820,
+		// Below an 800x600 screen's work area: a window manager's title bar
+		// and panels must still leave room for the whole window.
+		MinWidth:         640,
+		MinHeight:        480,
 		BackgroundColour: &options.RGBA{R: 255, G: 250, B: 240, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup: func(ctx context.Context) {
@@ -98,12 +100,41 @@ func fitToScreen(ctx context.Context) {
 		if !sc.IsCurrent && len(screens) > 1 {
 			continue
 		}
+		x, y := runtime.WindowGetPosition(ctx)
 		w, h := runtime.WindowGetSize(ctx)
-		fw, fh := min(w, sc.Size.Width), min(h, sc.Size.Height)
-		if fw != w || fh != h {
-			runtime.WindowSetSize(ctx, fw, fh)
-			runtime.WindowCenter(ctx)
+		g, move := fitWindow(placement{x, y, w, h}, sc.Size.Width, sc.Size.Height)
+		if move {
+			runtime.WindowSetSize(ctx, g.w, g.h)
+			// Placed by hand, not WindowCenter: that centres the size the
+			// window had before the resize lands, which on an 800x600
+			// screen put it at -240,-110.
+			runtime.WindowSetPosition(ctx, g.x, g.y)
+			// A window manager then fits it inside its work area, below
+			// its title bar and panels; without one this does nothing.
+			runtime.WindowMaximise(ctx)
 		}
 		return
 	}
+}
+
+// placement is a window's position and size on its screen.
+type placement struct{ x, y, w, h int }
+
+// titleRoom is the height kept free for a window manager's title bar (and
+// frame) when the window is shrunk to a small screen.
+const titleRoom = 40
+
+// fitWindow is where window p goes on a sw x sh screen: shrunk to fit below
+// a title bar, centred across and at the top, with move set, when any of it
+// is off the screen. GTK already shrinks a window larger than the screen,
+// but keeps the place it chose for the larger one (-240,-110 on an 800x600
+// screen without a window manager).
+func fitWindow(p placement, sw, sh int) (placement, bool) {
+	// GTK gives the place of the frame but the size without it: the title
+	// bar's room is counted in.
+	if sw <= 0 || sh <= 0 || (p.x >= 0 && p.y >= 0 && p.x+p.w <= sw && p.y+p.h+titleRoom <= sh) {
+		return p, false
+	}
+	w, h := min(p.w, sw), min(p.h, sh-titleRoom)
+	return placement{x: (sw - w) / 2, y: 0, w: w, h: h}, true
 }

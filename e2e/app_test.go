@@ -34,8 +34,28 @@ func launch(t testing.TB, w, h int, lang string) *appRun {
 	return launchOn(t, startX(t, w, h), w, h, lang, "")
 }
 
-// launchOn starts the app on display x, with settings if not "".
+// launchOn starts the app on display x, with settings if not "", and
+// places its window to fill the screen.
 func launchOn(t testing.TB, x *xserver, w, h int, lang, settings string) *appRun {
+	a := startApp(t, x, lang, settings)
+	// No window manager runs under Xvfb: place the window to fill the screen.
+	cmd := exec.Command("xdotool", "windowmove", a.window, "0", "0", "windowsize", a.window, itoa(w), itoa(h))
+	cmd.Env = append(os.Environ(), "DISPLAY="+x.display)
+	cmd.Run()
+	return a
+}
+
+// startApp starts the app on display x, with settings if not "", and waits
+// for its window, leaving it where the app put it.
+func startApp(t testing.TB, x *xserver, lang, settings string) *appRun {
+	// The course shelf, which a first start opens by itself after the star,
+	// stays shut unless a test's settings say otherwise.
+	switch {
+	case settings == "":
+		settings = `{"coursesOffered":true}`
+	case !strings.Contains(settings, "coursesOffered"):
+		settings = strings.Replace(settings, "{", `{"coursesOffered":true,`, 1)
+	}
 	home := t.TempDir()
 	if settings != "" {
 		writeSettings(t, home, settings)
@@ -86,10 +106,6 @@ func launchOn(t testing.TB, x *xserver, w, h int, lang, settings string) *appRun
 		img := x.screenshot(t)
 		t.Fatalf("the app's window did not appear within 20 s (xdotool: %s; screen: %s)", lastErr, savePNG(t, img, "e2e-no-window.png"))
 	}
-	// No window manager runs under Xvfb: place the window to fill the screen.
-	cmd := exec.Command("xdotool", "windowmove", a.window, "0", "0", "windowsize", a.window, itoa(w), itoa(h))
-	cmd.Env = append(os.Environ(), "DISPLAY="+x.display)
-	cmd.Run()
 	return a
 }
 

@@ -8,7 +8,7 @@ mode=${1:-run}
 pkgs=(gcc pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev bubblewrap python3 python3-matplotlib
       fonts-noto-cjk fonts-noto-color-emoji ca-certificates)
 if [ "$mode" = test ]; then
-  pkgs+=(xvfb xauth xdotool imagemagick python3-tk chromium desktop-file-utils dpkg-dev hyperfine)
+  pkgs+=(xvfb xauth xdotool x11-utils openbox imagemagick python3-tk chromium desktop-file-utils dpkg-dev hyperfine)
 fi
 
 if command -v dpkg-query >/dev/null 2>&1; then

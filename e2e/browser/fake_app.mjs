@@ -139,7 +139,8 @@ export function checker() {
 export async function startDevServer(prefix, timeoutSeconds) {
   const home = mkdtempSync(join(tmpdir(), prefix));
   const settings = join(home, 'settings.json');
-  writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds }));
+  // coursesOffered: the course shelf, which a first start opens by itself, stays shut for the tests.
+  writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds, coursesOffered: true }));
   const bin = process.env.KIDCODER_DEVSERVER || join(repo, 'build', 'bin', 'kidcoder-devserver');
   const proc = spawn(bin, ['-dist', join(repo, 'frontend', 'dist'), '-settings', settings], {
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LANG: 'C.UTF-8' },

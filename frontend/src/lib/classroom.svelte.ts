@@ -8,7 +8,7 @@ import { browserClock, DrawingState, type Clock, type SaveOutcome } from './draw
 import { CodeEditor, DEFAULT_FONT_SIZE } from './editor.svelte';
 import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting, EventStatus } from './events';
 import { toLang, translate, type MessageKey, type Params } from './i18n';
-import { baseName, LessonsState, type Notice, type Timers } from './lessons.svelte';
+import { baseName, LessonsState, realTimers, type Notice, type Timers } from './lessons.svelte';
 import { LiveState } from './live.svelte';
 import { describeResult, type Outcome } from './outcome';
 import { PacksState } from './packs.svelte';
@@ -18,6 +18,9 @@ export const MAX_FONT = 40;
 export const PROGRAM_NAME = 'main.py';
 /** The starter lesson that is also the star demo. */
 export const STAR_LESSON = '1 star.py';
+
+/** How long after the star demo the first start's course shelf opens. */
+export const OFFER_DELAY_MS = 2000;
 
 export type PanelName = 'editor' | 'console' | 'drawing' | 'lessons' | 'task';
 
@@ -87,6 +90,7 @@ export class Classroom {
   constructor(backend: Backend, opts: ClassroomOptions = {}) {
     this.backend = backend;
     this.#runIds = opts.runIds ?? newRunId;
+    this.#timers = opts.timers ?? realTimers;
     this.console = new ConsoleState({ schedule: opts.schedule });
     this.drawing = new DrawingState(backend, opts.clock);
     this.live = new LiveState(backend, opts.clock ?? browserClock);
@@ -177,11 +181,19 @@ export class Classroom {
   }
 
   #offerPending = false;
+  #timers: Timers;
 
+  /**
+   * The first start's course offer opens a little after the star has drawn
+   * itself, so the child sees the whole star before the shelf covers it.
+   */
   #maybeOffer(): void {
     if (this.#offerPending && !this.running) {
       this.#offerPending = false;
-      this.packs.offer();
+      this.#timers.set(() => {
+        if (!this.running) this.packs.offer();
+        else this.#offerPending = true;
+      }, OFFER_DELAY_MS);
     }
   }
 

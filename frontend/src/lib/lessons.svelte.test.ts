@@ -196,8 +196,9 @@ describe('PacksState', () => {
   });
 
   it('offers the course shelf on a first start, once, and imports a course with one click', async () => {
-    const { room, backend } = await started({ lang: 'zh', firstStart: true });
+    const { room, backend, t } = await started({ lang: 'zh', firstStart: true });
     await settle();
+    t.fireAll();
     expect(room.packs.shelfOpen).toBe(true);
     expect(room.packs.shelf?.courses.length).toBeGreaterThan(1);
     await room.packs.importCourse('turtle-shapes');
@@ -211,14 +212,16 @@ describe('PacksState', () => {
   });
 
   it('does not offer the shelf again once it was closed', async () => {
-    const { room, backend } = await started({ lang: 'en', firstStart: true });
+    const { room, backend, t } = await started({ lang: 'en', firstStart: true });
     await settle();
+    t.fireAll();
     expect(room.packs.shelfOpen).toBe(true);
     room.packs.closeShelf();
     await settle();
     expect((await backend.courses()).offer).toBe(false);
     const again = await started({ lang: 'en' });
     await settle();
+    again.t.fireAll();
     expect(again.room.packs.shelfOpen).toBe(false);
   });
 

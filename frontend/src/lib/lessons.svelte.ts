@@ -26,7 +26,7 @@ export interface Timers {
   clear(id: unknown): void;
 }
 
-const realTimers: Timers = {
+export const realTimers: Timers = {
   set: (fn, ms) => setTimeout(fn, ms),
   clear: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
 };
