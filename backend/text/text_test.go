@@ -112,3 +112,17 @@ func TestKeysNamedInGoExist(t *testing.T) {
 		t.Fatal("no text.Get or text.Of with a key found in the Go code")
 	}
 }
+
+// A Chinese message holds no run of English words: Latin letters there are
+// names the child meets as they are (Python, bubblewrap, print, a file name)
+// or the {name} filled in, never an untranslated sentence.
+func TestChineseMessagesAreChinese(t *testing.T) {
+	allowed := regexp.MustCompile(`Kid Coder|Python|bubblewrap|turtle|matplotlib|print|input|import|range|int|str|len|True|False|None|for|if|while|def|else|elif|return|MiB|KiB|MB|KB|UTF-8|GBK|kidcoder|kidpack|Tab|mainloop|done|onkey|listen|\{\w+\}|"[^"]*"|'[^']*'|\S+\.(py|md|json|txt|kidpack)`)
+	englishRun := regexp.MustCompile(`[A-Za-z]{2,}(?:[\s,.'’-]+[A-Za-z]{2,}){2,}`)
+	for _, key := range Keys() {
+		zh := Get(key, Zh, nil)
+		if m := englishRun.FindString(allowed.ReplaceAllString(zh, " ")); m != "" {
+			t.Errorf("%s: %q reads as English in %q", key, m, zh)
+		}
+	}
+}

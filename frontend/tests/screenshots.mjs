@@ -71,6 +71,41 @@ async function spills(page) {
   });
 }
 
+/**
+ * Runs of English words the Chinese window shows outside code: what the
+ * child types and runs, lesson texts (written in both languages), paths and
+ * the technical details for grown-ups are left out, and so are the names
+ * the child meets as they are.
+ */
+async function englishRuns(page) {
+  return page.evaluate(() => {
+    const skip = 'code, pre, .cm-editor, .console, .md, .path, .tech, .reason, [lang="en"], small, option, .distro, .stage, script, style';
+    const allowed = /Kid Coder|English|Python|bubblewrap|turtle|Linux|Ctrl|Shift|Enter|Esc|kidpack|Ms\. Li|[A-Za-z]:[\\/]\S*|\/\S+|v?\d[\w.]*|\b(?:KB|MB|GB)\b/g;
+    const runs = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || el.closest(skip)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      const text = n.textContent.replace(allowed, ' ');
+      const m = text.match(/[A-Za-z]{2,}(?:[\s,.'’-]+[A-Za-z]{2,}){2,}/);
+      if (m) runs.push(`${el.className || el.tagName}: ${m[0]}`);
+    }
+    const attrs = [...document.querySelectorAll('[title], [aria-label], [placeholder]')].flatMap((el) =>
+      ['title', 'aria-label', 'placeholder'].map((a) => el.getAttribute(a) ?? '').filter((v) => /[A-Za-z]{2,}(?:[\s,.'’-]+[A-Za-z]{2,}){2,}/.test(v.replace(allowed, ' '))),
+    );
+    return [...runs, ...attrs.map((a) => `attribute: ${a}`)];
+  });
+}
+
+/** In the Chinese window, checks that nothing reads as untranslated English. */
+async function checkChinese(page, name) {
+  if (!name.startsWith('zh')) return;
+  const runs = await englishRuns(page);
+  check(`${name}: no English left in the Chinese window`, runs.length === 0, runs.join('; '));
+}
+
 async function setCode(page, code) {
   await page.click('.cm-content');
   await page.keyboard.press('Control+A');
@@ -128,6 +163,7 @@ try {
       check(`${name}: star demo picture appears`, star);
       await page.waitForSelector('.elapsed', { timeout: 10000 }).catch(() => {});
       await page.screenshot({ path: join(out, `${name}-start.png`) });
+      await checkChinese(page, `${name} start`);
       const bad = await spills(page);
       check(`${name}: nothing spills at start`, bad.length === 0, bad.join('; '));
       check(`${name}: no page errors`, errors.length === 0, errors.join('; '));
@@ -158,6 +194,7 @@ try {
       const marked = await page.textContent('.cm-error-line').catch(() => null);
       check(`${name}: error line highlighted`, marked === 'x = 1 / 0', String(marked));
       await page.screenshot({ path: join(out, `${name}-error.png`) });
+      await checkChinese(page, `${name} error`);
       const hintTop = await page.evaluate(() => {
         const box = document.querySelector('.box.error').getBoundingClientRect();
         const pane = document.querySelector('.console').getBoundingClientRect();
@@ -207,6 +244,7 @@ try {
         check(`${name}: its instructions are rendered`, md > 0);
         check(`${name}: instructions hold no links or images`, (await page.locator('.md a, .md img, .md script').count()) === 0);
         await page.screenshot({ path: join(out, `${name}-sidebar.png`) });
+        await checkChinese(page, `${name} sidebar`);
         let bad = await spills(page);
         check(`${name}: nothing spills with the sidebar`, bad.length === 0, bad.join('; '));
 
@@ -230,6 +268,7 @@ try {
         await page.click('.sidebar .pack');
         await page.waitForSelector('.pack-dialog', { timeout: 5000 });
         await page.screenshot({ path: join(out, `${name}-pack-preview.png`) });
+        await checkChinese(page, `${name} pack preview`);
         bad = await spills(page);
         check(`${name}: nothing spills with the pack preview`, bad.length === 0, bad.join('; '));
         await page.click('.pack-dialog .btn-primary');
@@ -246,6 +285,7 @@ try {
         const hint = await page.waitForSelector('.task .hint-text', { timeout: 5000 }).then(() => true, () => false);
         check(`${name}: a hint is revealed`, hint);
         await page.screenshot({ path: join(out, `${name}-check.png`) });
+        await checkChinese(page, `${name} check`);
         bad = await spills(page);
         check(`${name}: nothing spills with check results`, bad.length === 0, bad.join('; '));
 
@@ -264,6 +304,7 @@ try {
         const row = await page.textContent('.progress-dialog tbody tr');
         check(`${name}: progress lists the pack as solved`, row.includes('1 / 1'), row);
         await page.screenshot({ path: join(out, `${name}-progress.png`) });
+        await checkChinese(page, `${name} progress`);
         bad = await spills(page);
         check(`${name}: nothing spills with the progress view`, bad.length === 0, bad.join('; '));
         await page.click('.progress-dialog .btn-primary');
@@ -292,6 +333,7 @@ try {
         const shelf = await page.waitForSelector('.courses-dialog .course', { timeout: 10000 }).then(() => true, () => false);
         check(`${name}: a first start opens the course shelf`, shelf);
         await page.screenshot({ path: join(out, `${name}-courses.png`) });
+        await checkChinese(page, `${name} courses`);
         const bad = await spills(page);
         check(`${name}: nothing spills with the course shelf`, bad.length === 0, bad.join('; '));
         await page.click('.courses-dialog .course >> nth=0 >> .add');
@@ -327,9 +369,11 @@ try {
       check(`${lang}: broken sandbox banner`, banner);
       check(`${lang}: run disabled without a sandbox`, await page.isDisabled('.run'));
       await page.screenshot({ path: join(out, `${lang}-800x600-broken.png`) });
+      await checkChinese(page, `${lang}-800x600 broken`);
       await page.click('.open-settings');
       await page.waitForSelector('.dialog');
       await page.screenshot({ path: join(out, `${lang}-800x600-settings.png`) });
+      await checkChinese(page, `${lang}-800x600 settings`);
       const bad = await spills(page);
       check(`${lang}: nothing spills with the banner and settings`, bad.length === 0, bad.join('; '));
       // Closing with a change asks before the change is thrown away.

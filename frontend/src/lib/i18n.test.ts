@@ -43,3 +43,28 @@ describe('toLang', () => {
     expect(toLang(input)).toBe(want);
   });
 });
+
+describe('every text is translated', () => {
+  // Texts that are the same in both languages on purpose: a name, a symbol,
+  // a unit or a placeholder only.
+  const SAME_ON_PURPOSE = new Set<string>(['title', 'titleZh']); // the product's two names
+  // Latin words a Chinese text may hold: names of programs and of Python
+  // things the child types, and the units the window uses.
+  const ALLOWED_LATIN =
+    /Kid Coder|Python|bubblewrap|turtle|print|input|for|if|while|import|def|matplotlib|Ctrl|Shift|Enter|Esc|Tab|Run|Stop|README|UTF-8|GBK|kidpack|KB|MB|GB|MiB|KiB|\{\w+\}|https?:\S+|\.py|\.md|\.svg|\.png|\.kidpack|[A-Z]:/g;
+
+  it.each(Object.keys(dictionaries.en) as MessageKey[])('%s differs between the languages, or is on the list', (key) => {
+    const en = dictionaries.en[key];
+    const zh = dictionaries.zh[key];
+    if (SAME_ON_PURPOSE.has(key)) return;
+    // Only emoji, digits, punctuation and placeholders: nothing to translate.
+    if (en.replace(/\{\w+\}|[\p{P}\p{S}\p{N}\s]/gu, '') === '') return;
+    expect(zh, `zh "${key}" is the English text`).not.toBe(en);
+  });
+
+  it.each(Object.keys(dictionaries.zh) as MessageKey[])('zh %s holds no run of English words', (key) => {
+    const rest = dictionaries.zh[key].replace(ALLOWED_LATIN, ' ');
+    // Three Latin words in a row read as untranslated English.
+    expect(rest, `zh "${key}": ${dictionaries.zh[key]}`).not.toMatch(/[A-Za-z]{2,}(?:[\s,.'’-]+[A-Za-z]{2,}){2,}/);
+  });
+});
