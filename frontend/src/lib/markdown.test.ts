@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInline, parseMarkdown, renderMarkdown } from './markdown';
+import { inLanguage, parseInline, parseMarkdown, renderMarkdown } from './markdown';
 
 const ALLOWED = new Set(['H3', 'H4', 'H5', 'H6', 'P', 'PRE', 'CODE', 'UL', 'OL', 'LI', 'STRONG', 'EM', 'BLOCKQUOTE', 'HR', 'SPAN', 'BR']);
 
@@ -106,5 +106,16 @@ describe('renderMarkdown', () => {
     assertSafe('>'.repeat(200) + ' deep\n' + '- '.repeat(100) + 'x\n' + '*'.repeat(5000));
     const big = 'word '.repeat(100_000);
     expect(renderMarkdown(big).textContent!.length).toBeLessThanOrEqual(200_000);
+  });
+});
+
+describe('inLanguage', () => {
+  const both = '# 金色的星星 ⭐ A golden star\n\n**中文**\n\n1. 点 **运行**。\n\n**English**\n\n1. Press **Run**.\n';
+  it("keeps the title and the window's language of a lesson written in both", () => {
+    expect(inLanguage(both, 'zh')).toBe('# 金色的星星 ⭐ A golden star\n\n1. 点 **运行**。\n');
+    expect(inLanguage(both, 'en')).toBe('# 金色的星星 ⭐ A golden star\n\n1. Press **Run**.\n');
+  });
+  it('keeps any other text whole', () => {
+    expect(inLanguage('# Hi\n\nJust English.\n', 'zh')).toBe('# Hi\n\nJust English.\n');
   });
 });

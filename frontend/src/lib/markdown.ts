@@ -322,3 +322,20 @@ function appendInline(parent: HTMLElement, items: Inline[], doc: Document): void
     }
   }
 }
+
+/**
+ * A lesson written in both languages, as the starter lessons are (a title,
+ * then a **中文** section and an **English** section), shown in the window's
+ * language only: the title and the chosen section. Any other text is kept
+ * whole.
+ */
+export function inLanguage(src: string, lang: 'zh' | 'en'): string {
+  const lines = src.split('\n');
+  const zh = lines.findIndex((l) => l.trim() === '**中文**');
+  const en = lines.findIndex((l) => l.trim() === '**English**');
+  if (zh < 0 || en < 0) return src;
+  const [first, second] = zh < en ? [zh, en] : [en, zh];
+  const head = lines.slice(0, first);
+  const part = (lang === 'zh') === (zh < en) ? lines.slice(first + 1, second) : lines.slice(second + 1);
+  return [...head, ...part].join('\n').replace(/\n{3,}/g, '\n\n').trim() + '\n';
+}
