@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"image"
 	"sort"
 	"strings"
 	"testing"
@@ -24,6 +25,28 @@ func (x *xconn) click(t testing.TB, px, py int) {
 	}
 }
 
+// runButton finds the Run button's green (#21a05a) in the column at x=300,
+// below the window's header, and returns its top and bottom rows.
+func runButton(t testing.TB, img image.Image) (top, bottom int) {
+	top = -1
+	run := 0
+	for y := 60; y < img.Bounds().Max.Y; y++ {
+		r, g, bl, _ := img.At(300, y).RGBA()
+		if r>>8 < 60 && g>>8 > 140 && g>>8 < 180 && bl>>8 > 70 && bl>>8 < 110 {
+			run++
+			continue
+		}
+		if run >= 20 { // the button, not a green letter
+			return y - run, y - 1
+		}
+		run = 0
+	}
+	if top < 0 {
+		t.Fatalf("no Run button found (screen %s)", savePNG(t, img, "bench-click-layout.png"))
+	}
+	return top, bottom
+}
+
 // BenchmarkClickToOutput measures, in the real window under Xvfb, the time
 // from a click on Run to the program's first output line on screen, for a
 // program that prints one line at once. Runs are a second or more apart,
@@ -34,14 +57,21 @@ func BenchmarkClickToOutput(b *testing.B) {
 	a := startedApp(b)
 	a.typeProgram(b, `print("\u2588" * 30)`)
 	x := dialX(b, a.x.display)
-	// Where the window puts Run, Clear and the console's first line at 1280x820.
-	run, clear := [2]int{330, 504}, [2]int{757, 552}
-	line := [4]int{255, 578, 520, 30}
+	// Run is the green button below the editor; Clear and the console's
+	// first line sit at fixed distances below it.
+	top, bottom := runButton(b, a.x.screenshot(b))
+	b.Logf("Run button rows %d-%d", top, bottom)
+	run, clear := [2]int{330, (top + bottom) / 2}, [2]int{757, bottom + 26}
+	line := [4]int{255, bottom + 52, 520, 28}
 	a.x.xdo(b, "key", "ctrl+Return")
 	a.waitRuns(b, 2, 15*time.Second)
-	full := countRaw(x.pixels(b, line), isInk)
+	full := 0
+	for deadline := time.Now().Add(10 * time.Second); full < 1000 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		full = countRaw(x.pixels(b, line), isInk)
+	}
 	if full < 1000 {
-		b.Fatalf("the printed line shows only %d dark pixels where the console's first line should be", full)
+		b.Fatalf("the printed line shows only %d dark pixels where the console's first line should be (screen %s)", full,
+			savePNG(b, a.x.screenshot(b), "bench-click-layout.png"))
 	}
 	var lat []time.Duration
 	n := max(b.N, 15)
