@@ -102,15 +102,17 @@ func fitToScreen(ctx context.Context) {
 		}
 		x, y := runtime.WindowGetPosition(ctx)
 		w, h := runtime.WindowGetSize(ctx)
-		g, move := fitWindow(placement{x, y, w, h}, sc.Size.Width, sc.Size.Height)
-		if move {
+		g, fit := fitWindow(placement{x, y, w, h}, sc.Size.Width, sc.Size.Height)
+		switch fit {
+		case moveWindow:
 			runtime.WindowSetSize(ctx, g.w, g.h)
 			// Placed by hand, not WindowCenter: that centres the size the
-			// window had before the resize lands, which on an 800x600
-			// screen put it at -240,-110.
+			// window had before the resize lands.
 			runtime.WindowSetPosition(ctx, g.x, g.y)
-			// A window manager then fits it inside its work area, below
-			// its title bar and panels; without one this does nothing.
+		case maximiseWindow:
+			// A window manager fits a maximised window inside its work
+			// area, below its title bar and panels; without one the
+			// window is already on the screen and this does nothing.
 			runtime.WindowMaximise(ctx)
 		}
 		return
@@ -124,17 +126,29 @@ type placement struct{ x, y, w, h int }
 // frame) when the window is shrunk to a small screen.
 const titleRoom = 40
 
-// fitWindow is where window p goes on a sw x sh screen: shrunk to fit below
-// a title bar, centred across and at the top, with move set, when any of it
-// is off the screen. GTK already shrinks a window larger than the screen,
+// What fitToScreen does with the window.
+const (
+	leaveWindow = iota
+	moveWindow
+	maximiseWindow
+)
+
+// fitWindow says what to do with window p on a sw x sh screen. A window
+// partly off the screen is shrunk to fit below a title bar and placed at the
+// top, centred across: GTK already shrinks a window larger than the screen
 // but keeps the place it chose for the larger one (-240,-110 on an 800x600
-// screen without a window manager).
-func fitWindow(p placement, sw, sh int) (placement, bool) {
-	// GTK gives the place of the frame but the size without it: the title
-	// bar's room is counted in.
-	if sw <= 0 || sh <= 0 || (p.x >= 0 && p.y >= 0 && p.x+p.w <= sw && p.y+p.h+titleRoom <= sh) {
-		return p, false
+// screen without a window manager). A window on the screen that leaves no
+// room for a title bar is maximised, which a window manager fits to its
+// work area (GTK gives the frame's place but the size without the frame).
+func fitWindow(p placement, sw, sh int) (placement, int) {
+	switch {
+	case sw <= 0 || sh <= 0:
+		return p, leaveWindow
+	case p.x < 0 || p.y < 0 || p.x+p.w > sw || p.y+p.h > sh:
+		w, h := min(p.w, sw), min(p.h, sh-titleRoom)
+		return placement{x: (sw - w) / 2, y: 0, w: w, h: h}, moveWindow
+	case p.y+p.h+titleRoom > sh:
+		return p, maximiseWindow
 	}
-	w, h := min(p.w, sw), min(p.h, sh-titleRoom)
-	return placement{x: (sw - w) / 2, y: 0, w: w, h: h}, true
+	return p, leaveWindow
 }
