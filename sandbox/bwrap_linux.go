@@ -625,9 +625,6 @@ func (s *sysState) finish() {
 // task is blocked reading the host's stdin pipe (stdinIno) or runnable,
 // the scratch's file count, and the run group's counters.
 func (s *sysState) sample(stdinIno uint64) usage {
-	s.mu.Lock()
-	pid := s.initPid
-	s.mu.Unlock()
 	u := usage{scratchFiles: -1}
 	if s.group != nil {
 		g := s.group.usage()
@@ -636,14 +633,8 @@ func (s *sysState) sample(stdinIno uint64) usage {
 		u.runPeak = g.MemPeak
 		u.oomKills = g.OOMKills
 	}
-	if pid == 0 {
-		return u
-	}
-	root := "/proc/" + strconv.Itoa(pid) + "/root"
-	// Until bwrap has pivoted, the init's root is the host's and this
-	// would list every host process. In the sandbox's own procfs the host
-	// (outside its pid namespace) has no /proc/self.
-	if _, err := os.Readlink(root + "/proc/self"); err == nil {
+	root, ok := s.sandboxRoot()
+	if !ok {
 		return u
 	}
 	var st unix.Statfs_t
@@ -694,22 +685,35 @@ func (s *sysState) sample(stdinIno uint64) usage {
 	return u
 }
 
-// resident is the resident memory of the run's processes now: bwrap's
-// own and those of the sandbox's pid namespace.
-func (s *sysState) resident(bwrapPid int) int64 {
+// sandboxRoot is the host path of the sandbox's root (through its init's
+// /proc entry), once the init is known and bwrap has pivoted into it.
+// Until then the init's root is the host's, and its /proc would list every
+// host process; in the sandbox's own procfs the host (outside its pid
+// namespace) has no /proc/self.
+func (s *sysState) sandboxRoot() (string, bool) {
 	s.mu.Lock()
 	pid := s.initPid
 	s.mu.Unlock()
+	if pid == 0 {
+		return "", false
+	}
+	root := "/proc/" + strconv.Itoa(pid) + "/root"
+	if _, err := os.Readlink(root + "/proc/self"); err == nil {
+		return "", false
+	}
+	return root, true
+}
+
+// resident is the resident memory of the run's processes now: bwrap's
+// own and those of the sandbox's pid namespace.
+func (s *sysState) resident(bwrapPid int) int64 {
 	total := int64(0)
 	if b, err := os.ReadFile("/proc/" + strconv.Itoa(bwrapPid) + "/status"); err == nil {
 		total += statusField(b, "VmRSS:")
 	}
-	if pid == 0 {
+	root, ok := s.sandboxRoot()
+	if !ok {
 		return total
-	}
-	root := "/proc/" + strconv.Itoa(pid) + "/root"
-	if _, err := os.Readlink(root + "/proc/self"); err == nil {
-		return total // not pivoted yet: this would be the host's /proc
 	}
 	ents, _ := os.ReadDir(root + "/proc")
 	for _, e := range ents {

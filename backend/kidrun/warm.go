@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,7 +37,6 @@ type warmRun struct {
 	proc    *sandbox.Process
 	staging string
 	mplDir  string
-	started time.Time
 	loaded  chan struct{} // closed when the runner said it has loaded ahead
 }
 
@@ -87,11 +87,16 @@ func (e *Engine) KeepWarm(w Warmth) {
 	}
 	p.want = &w
 	p.gen++
+	p.dropReadyLocked()
+	e.startWarmLocked()
+}
+
+// dropReadyLocked throws away the ready warm sandbox, if any; p.mu is held.
+func (p *warmPool) dropReadyLocked() {
 	if p.ready != nil {
 		go p.ready.discard()
 		p.ready = nil
 	}
-	e.startWarmLocked()
 }
 
 // Close throws away the warm sandbox and keeps no other.
@@ -102,59 +107,48 @@ func (e *Engine) Close() {
 	p.closed = true
 	p.want = nil
 	p.gen++
-	if p.ready != nil {
-		go p.ready.discard()
-		p.ready = nil
-	}
+	p.dropReadyLocked()
 }
 
 // WarmReady says whether a warm sandbox is ready now, its runner done
 // loading ahead, and whether that includes matplotlib.
 func (e *Engine) WarmReady() (ready, matplotlib bool) {
-	p := &e.warm
-	p.mu.Lock()
-	w := p.ready
-	p.mu.Unlock()
+	w := e.loadedWarm()
 	if w == nil {
 		return false, false
 	}
-	select {
-	case <-w.loaded:
-		return true, w.want.Matplotlib && w.mplDir != ""
-	default:
-		return false, false
-	}
+	return true, w.want.Matplotlib && w.mplDir != ""
 }
 
 // WarmMemory is the resident memory, in bytes, of the warm sandbox that is
 // ready now (0 if none): what the modules loaded ahead take of a run's
 // memory limit.
 func (e *Engine) WarmMemory() int64 {
+	if w := e.loadedWarm(); w != nil {
+		return w.proc.Resident()
+	}
+	return 0
+}
+
+// loadedWarm is the ready warm sandbox once its runner has loaded ahead, else nil.
+func (e *Engine) loadedWarm() *warmRun {
 	p := &e.warm
 	p.mu.Lock()
 	w := p.ready
 	p.mu.Unlock()
 	if w == nil {
-		return 0
+		return nil
 	}
 	select {
 	case <-w.loaded:
-		return w.proc.Resident()
+		return w
 	default:
-		return 0
+		return nil
 	}
 }
 
 func sameWarmth(a, b Warmth) bool {
-	if a.Live != b.Live || a.Matplotlib != b.Matplotlib || a.Policy != b.Policy || len(a.DataFiles) != len(b.DataFiles) {
-		return false
-	}
-	for i := range a.DataFiles {
-		if a.DataFiles[i] != b.DataFiles[i] {
-			return false
-		}
-	}
-	return true
+	return a.Live == b.Live && a.Matplotlib == b.Matplotlib && a.Policy == b.Policy && slices.Equal(a.DataFiles, b.DataFiles)
 }
 
 // startWarmLocked starts making a warm sandbox for p.want; p.mu is held.
@@ -239,7 +233,7 @@ func (e *Engine) startWarmSandbox(ctx context.Context, w Warmth) (*warmRun, erro
 		os.RemoveAll(staging)
 		return nil, err
 	}
-	wr.proc, wr.started = proc, time.Now()
+	wr.proc = proc
 	go func() {
 		// A warm sandbox that ends before it is taken (thrown away, or out
 		// of memory while loading) leaves nothing behind.

@@ -17,13 +17,7 @@ func benchWarm(b *testing.B, code string, w Warmth) {
 	e.KeepWarm(w)
 	for b.Loop() {
 		b.StopTimer()
-		deadline := time.Now().Add(time.Minute)
-		for ready, _ := e.WarmReady(); !ready; ready, _ = e.WarmReady() {
-			if time.Now().After(deadline) {
-				b.Fatal("no warm sandbox")
-			}
-			time.Sleep(2 * time.Millisecond)
-		}
+		awaitWarm(b, e)
 		b.StartTimer()
 		r, err := e.Start(context.Background(), Request{Code: []byte(code)}, nil)
 		if err != nil {
@@ -112,13 +106,7 @@ func BenchmarkWarmIdleMemory(b *testing.B) {
 	for _, mpl := range []bool{false, true} {
 		e := warmEngine(b, testEngine(b).Policy())
 		e.KeepWarm(Warmth{Matplotlib: mpl})
-		deadline := time.Now().Add(time.Minute)
-		for ready, _ := e.WarmReady(); !ready; ready, _ = e.WarmReady() {
-			if time.Now().After(deadline) {
-				b.Fatal("no warm sandbox")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		awaitWarm(b, e)
 		time.Sleep(200 * time.Millisecond) // idle: nothing left of loading
 		name := "MiB-idle-warm"
 		if mpl {

@@ -29,7 +29,7 @@ func warmEngine(t testing.TB, policy sandbox.Policy) *Engine {
 
 // awaitWarm waits until e has a warm sandbox ready; the verdict of a test
 // never depends on how long that takes.
-func awaitWarm(t *testing.T, e *Engine) {
+func awaitWarm(t testing.TB, e *Engine) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
