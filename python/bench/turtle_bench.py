@@ -6,7 +6,7 @@ with update() so the drawing is on the canvas. Prints the median wall time
 of each, the ratio (target: ours <= 1/4 of the real one) and the SVG bytes
 per step. Needs python3-tk and Xvfb (started here when DISPLAY is unset).
 
-    /usr/bin/python3 python/bench/turtle_bench.py [--steps N] [--runs K]
+    /usr/bin/python3 python/bench/turtle_bench.py [--steps N] [--runs K] [--kidcoder BIN [--plain]]
 """
 
 import argparse
@@ -73,12 +73,17 @@ def run_ours(path):
     return elapsed, len(svg), len(json.dumps(result))
 
 
-def run_cli(kidcoder, path):
-    """End to end, as a child's run is: the CLI, the sandbox, the runner, the JSON result."""
+def run_cli(kidcoder, path, plain=False):
+    """End to end, as a child's run is: the CLI, the sandbox, the runner, the JSON result
+    (plain: the printed output, as in a terminal)."""
     start = time.perf_counter()
-    p = subprocess.run([kidcoder, "run", "--json", "--timeout", "300", path],
+    p = subprocess.run([kidcoder, "run"] + ([] if plain else ["--json"]) + ["--timeout", "300", path],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - start
+    if plain:
+        if p.returncode != 0:
+            raise SystemExit("kidcoder run failed: %s" % p.stderr.decode())
+        return elapsed, 0, len(p.stdout)
     result = json.loads(p.stdout)
     if result["status"] != "ok":
         raise SystemExit("kidcoder run failed: %s %s" % (result["status"], result.get("error")))
@@ -100,6 +105,7 @@ def main():
     ap.add_argument("--steps", type=int, default=200000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--kidcoder", help="time `kidcoder run --json` (sandboxed, end to end) instead of the bare runner")
+    ap.add_argument("--plain", action="store_true", help="with --kidcoder: time `kidcoder run` without --json")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
     xvfb = None
@@ -119,7 +125,7 @@ def main():
         real = []
         for _ in range(args.runs):
             if args.kidcoder:
-                e, svg_bytes, frame_bytes = run_cli(args.kidcoder, path)
+                e, svg_bytes, frame_bytes = run_cli(args.kidcoder, path, args.plain)
             else:
                 e, svg_bytes, frame_bytes = run_ours(path)
             ours.append(e)
@@ -128,11 +134,14 @@ def main():
         moves = args.steps
         print("steps (forward+left): %d" % moves)
         what = "kidcoder run --json, sandboxed" if args.kidcoder else "runner: record + SVG + result frame"
+        if args.kidcoder and args.plain:
+            what = "kidcoder run, sandboxed"
         print("ours (%s): median %.3f s" % (what, mo))
         print("CPython turtle, tracer(0), Xvfb:    median %.3f s" % mr)
         print("ratio ours/real: %.2f (target <= 0.25)" % (mo / mr))
-        print("SVG: %d bytes, %.2f bytes per step; result frame %d bytes" %
-              (svg_bytes, svg_bytes / float(moves), frame_bytes))
+        if not args.plain:
+            print("SVG: %d bytes, %.2f bytes per step; result frame %d bytes" %
+                  (svg_bytes, svg_bytes / float(moves), frame_bytes))
     finally:
         if xvfb is not None:
             xvfb.terminate()
