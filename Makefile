@@ -86,7 +86,7 @@ test-e2e: build
 	scripts/e2e.sh
 
 bench: setup-test build
-	scripts/bench.sh
+	scripts/bench.sh $(BENCH_ARGS)
 
 clean:
 	rm -rf build/bin frontend/dist frontend/card/classroom.html
