@@ -60,7 +60,11 @@ _sleep = time.sleep
 _MISSING = object()
 
 RESULT_BUDGET = 15 * 1024 * 1024   # the host drops frames over 16 MiB
-DRAWING_BUDGET = 4 * 1024 * 1024
+DRAWING_BUDGET = 4 * 1024 * 1024   # the steps the checks read, at most
+# No step's JSON is shorter than this, comma included ('{"k":"clear","s":0},'):
+# a drawing of more steps than budget / _MIN_STEP cannot fit, and is known
+# not to before anything is encoded.
+_MIN_STEP = 20
 
 
 # -- JSON out: small and exact, so the json package stays unloaded
@@ -229,11 +233,12 @@ def parse_args(argv):
     opts = {"lang": "en", "frames": None, "control": None, "mpl_cache": None,
             "max_steps": 1000000, "build_mpl_cache": None, "scratch": None,
             "program": None, "checks": [], "live": False, "warm": False,
-            "preload_mpl": False}
+            "preload_mpl": False, "replay_steps": 0}
     i = 0
     flags = {"--lang": "lang", "--frames": "frames", "--control": "control",
              "--mpl-cache": "mpl_cache", "--max-steps": "max_steps",
-             "--build-mpl-cache": "build_mpl_cache", "--scratch": "scratch"}
+             "--build-mpl-cache": "build_mpl_cache", "--scratch": "scratch",
+             "--replay-steps": "replay_steps"}
     while i < len(argv):
         a = argv[i]
         if a == "--":
@@ -259,9 +264,10 @@ def parse_args(argv):
             raise ValueError("unknown or incomplete option: %s" % a)
         opts[key] = argv[i + 1]
         i += 2
-    for key in ("frames", "control", "max_steps"):
+    for key in ("frames", "control", "max_steps", "replay_steps"):
         if opts[key] is not None:
             opts[key] = int(opts[key])
+    opts["replay_steps"] = max(0, opts["replay_steps"])
     if opts["lang"] not in ("zh", "en"):
         opts["lang"] = "en"
     return opts
@@ -327,6 +333,8 @@ class Runner(object):
         self.saved = None
         self.live = None          # kidlive.Live in a live run
         self.control_rest = b""   # control bytes a warm start read past the program
+        self.model = None         # the drawing model and the SVG's box, once rendered
+        self.box = None
 
     # -- messages (messages.json), loaded on first use
     def messages(self):
@@ -739,14 +747,19 @@ class Runner(object):
                 kidsvg = _late_import("kidsvg")
                 model = screen.drawing()
                 svg, box = kidsvg.render_with_box(model)
+                self.model, self.box = model, box
                 svg = _b64_bytes(svg.encode("utf-8"))
                 if len(svg) < budget:
                     images.append({"mime": "image/svg+xml", "data": RawJSON('"%s"' % svg)})
                     budget -= len(svg)
-                drawing = drawing_json(model, min(budget // 2, DRAWING_BUDGET), box,
-                                       self.turtle.STEP_FIELDS)
-                if drawing.get("steps_cut"):
-                    self.notices.append(self.msg("notice.drawing_cut"))
+                replay = self.opts.get("replay_steps") or 0
+                if replay > 0:
+                    # The steps go only when asked for (a reader that did
+                    # not see them live), and whole or not at all.
+                    drawing = drawing_json(model, min(replay, budget // 2), box,
+                                           self.turtle.STEP_FIELDS)
+                    if drawing is None:
+                        self.notices.append(self.msg("notice.drawing_cut"))
             except _BaseException as e:
                 self.internal(e)
         if self.kidplot is not None:
@@ -817,7 +830,7 @@ def step_texts(steps, budget, fields):
     would cross the budget ends the list there.
     """
     out = []
-    size = 2
+    size = 1             # "[" and "]", and each step's text with its comma, less one comma
     cut = False
     names = _field_names(fields)
     scalar = {}          # colours and widths repeat: encode each once
@@ -875,15 +888,23 @@ def step_texts(steps, budget, fields):
     return out, cut
 
 
-def drawing_json(model, budget, box=None, fields=None):
-    """The drawing model for the result frame, its steps cut to fit budget bytes.
+def drawing_json(model, budget, box=None, fields=None, cut=False):
+    """The drawing model for the result frame, its steps' JSON within budget bytes.
 
+    None when the steps do not fit, unless cut: then they are cut to fit
+    (the checks read the first part). Whether they fit is known before
+    encoding when even the shortest steps could not.
     box: the SVG's [x0, y0, x1, y1] in pixels, which frames everything drawn.
     fields: the recorder's STEP_FIELDS. The steps come back as RawJSON.
     """
     if fields is None:
         fields = _late_import("kidturtle").STEP_FIELDS
-    steps, cut = steps_json(model["steps"], budget, fields)
+    steps = model["steps"]
+    if not cut and 1 + len(steps) * _MIN_STEP > budget:
+        return None
+    text, was_cut = steps_json(steps, budget, fields)
+    if was_cut and not cut:
+        return None
     xs, ys = model["scale"]
     w, h = model["width"], model["height"]
     if box is None:
@@ -892,8 +913,8 @@ def drawing_json(model, budget, box=None, fields=None):
     y0, y1 = -box[3] / ys, -box[1] / ys
     view = [round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)]
     return {"width": w, "height": h, "view": view, "bg": model["bg"],
-            "scale": [xs, ys], "steps": RawJSON(steps), "turtles": model["turtles"],
-            "truncated": model["truncated"], "steps_cut": cut}
+            "scale": [xs, ys], "steps": RawJSON(text), "turtles": model["turtles"],
+            "truncated": model["truncated"]}
 
 
 def _is_ours(filename):
@@ -941,11 +962,13 @@ def build_mpl_cache(folder):
     return 0
 
 
-def _for_checks(drawing):
-    """The drawing as the checks read it: steps as objects, not JSON text."""
-    if drawing is None:
+def _for_checks(runner):
+    """The drawing as the checks read it, from the recording in this process
+    (whatever the result frame carries): steps as objects, not JSON text."""
+    if runner.model is None:
         return None
-    drawing = dict(drawing)
+    drawing = drawing_json(runner.model, DRAWING_BUDGET, runner.box,
+                           runner.turtle.STEP_FIELDS, cut=True)
     drawing["steps"] = _late_import("json").loads(drawing["steps"])
     return drawing
 
@@ -1060,6 +1083,9 @@ def warm_start(opts):
     opts["lang"] = head.get("lang") if head.get("lang") in ("zh", "en") else opts["lang"]
     args = head.get("args") or []
     opts["args"] = [a for a in args if isinstance(a, str)]
+    replay = head.get("replay_steps")
+    if type(replay) is int and replay >= 0:
+        opts["replay_steps"] = replay
     _limit_cpu(head.get("cpu"))
     # A file of the program's folder that has the name of a module loaded
     # ahead is found first by the program's import, as in a cold run.
@@ -1133,7 +1159,7 @@ def main(argv):
             sys.path.insert(0, runner.folder)
             result["checks"] = runner.kidcheck.run_checks(
                 opts["checks"], vars(runner.main), runner.stdout.text(),
-                _for_checks(result.get("drawing")))
+                _for_checks(runner))
         except _BaseException as e:
             runner.internal(e)
     if runner.live is not None:

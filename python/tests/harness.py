@@ -17,6 +17,7 @@ RUNNER = os.path.join(PYDIR, "kidrunner.py")
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
 FIDELITY = os.path.join(HERE, "fidelity")
 CORPUS = os.path.join(HERE, "corpus")
+REPLAY_STEPS = 4 << 20   # bytes of replay steps a run asks for unless a test says otherwise
 
 
 def fidelity_programs():
@@ -49,8 +50,12 @@ class Run(object):
         self.control = cw
         self.frames = []
         self.frame_event = threading.Condition()
+        extra = list(extra)
+        if "--replay-steps" not in extra:
+            # As the pack engine asks: the tests read the drawing's steps.
+            extra = ["--replay-steps", str(REPLAY_STEPS)] + extra
         cmd = [PYTHON, "-I", "-X", "utf8", "-B", RUNNER, "--lang", lang,
-               "--frames", str(fw), "--control", str(cr)] + list(extra) + ["--", program]
+               "--frames", str(fw), "--control", str(cr)] + extra + ["--", program]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, pass_fds=(fw, cr),
                                      cwd=os.path.dirname(program))
