@@ -1,7 +1,10 @@
 // Turns a run_python tool result (an MCP CallToolResult whose structuredContent
 // is the `kidcoder run --json` object) into what the card shows.
 
-import type { Drawing, RunError, RunStatus } from '../lib/backend';
+import { isOutcomeKey, outcomeText } from '../lib/catalogue';
+import type { RunError, RunOutcome, RunStatus } from '../lib/contract.gen';
+import type { Drawing } from '../lib/drawingTypes';
+import type { Lang } from './i18n';
 
 /** One content block of a tool result, as far as the card reads it. */
 export interface ContentBlock {
@@ -27,6 +30,8 @@ export interface RunView {
   error: RunError | null;
   /** The limit or stop explained in the run's language (run --json `message`), or ''. */
   message: string;
+  /** The limit or stop that ended the run, for the card to word in its own language (outcomeText), or null. */
+  outcome: RunOutcome | null;
   /** The turtle drawing to replay, when the result carries all of its steps. */
   drawing: Drawing | null;
   /** The turtle drawing as a data: URL (SVG, or the PNG block when there is no SVG). */
@@ -35,7 +40,16 @@ export interface RunView {
   plots: string[];
 }
 
-const STATUSES: readonly RunStatus[] = ['ok', 'error', 'timeout', 'memory_limit', 'output_limit', 'killed', 'sandbox_unavailable'];
+/** Every status of the contract, each once: a status added or dropped in Go fails the type check here. */
+const STATUSES = Object.keys({
+  ok: 1,
+  error: 1,
+  timeout: 1,
+  memory_limit: 1,
+  output_limit: 1,
+  killed: 1,
+  sandbox_unavailable: 1,
+} satisfies Record<RunStatus, 1>) as RunStatus[];
 const B64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function str(v: unknown): string {
@@ -59,10 +73,22 @@ function runError(v: unknown): RunError | null {
   };
 }
 
-/** A drawing the replay can play in full: steps present and none cut off. */
+/** The outcome as the card can word it: a key of the catalogue and its values as text. */
+function runOutcome(v: unknown): RunOutcome | null {
+  if (!v || typeof v !== 'object') return null;
+  const o = v as Record<string, unknown>;
+  if (typeof o.key !== 'string' || !isOutcomeKey(o.key)) return null;
+  const values: Record<string, string> = {};
+  if (o.values && typeof o.values === 'object') {
+    for (const [k, x] of Object.entries(o.values)) if (typeof x === 'string') values[k] = x;
+  }
+  return { key: o.key, values };
+}
+
+/** A drawing the replay can play in full: steps present and none cut off (an older server's `steps_cut`). */
 function replayable(v: unknown): Drawing | null {
   if (!v || typeof v !== 'object') return null;
-  const d = v as Drawing;
+  const d = v as Drawing & { steps_cut?: unknown };
   if (!Array.isArray(d.steps) || d.steps.length === 0 || d.steps_cut) return null;
   if (!Array.isArray(d.view) || d.view.length !== 4 || !d.view.every((n) => typeof n === 'number' && Number.isFinite(n))) return null;
   return d;
@@ -94,6 +120,7 @@ function fromRunJson(s: Record<string, unknown>): RunView {
     stderr: str(s.stderr),
     error: runError(s.error),
     message: str(s.message),
+    outcome: runOutcome(s.outcome),
     drawing: replayable(s.drawing),
     picture,
     plots,
@@ -123,10 +150,16 @@ function fromContent(result: ToolResult): RunView {
     stderr: '',
     error: null,
     message: '',
+    outcome: null,
     drawing: null,
     picture: svg,
     plots,
   };
+}
+
+/** How the run ended in `lang`, as the window says it: the outcome from the one catalogue, else the run's own message, else ''. */
+export function limitMessage(view: RunView, lang: Lang): string {
+  return view.outcome ? outcomeText(lang, view.outcome.key, view.outcome.values) : view.message;
 }
 
 /** The code a run_python tool input carries, or null. */

@@ -9,6 +9,7 @@
 import * as GoApp from './wailsjs/go/app/App';
 import type { app, lessons, packs, sandbox, settings, text } from './wailsjs/go/models';
 import type * as Runtime from './wailsjs/runtime/runtime';
+import type { DoneEvent, InputDoneEvent, LiveEvent, OutputEvent, RunResult, WaitingEvent } from './contract.gen';
 import {
   EventLessonChanged,
   EventLessonsChanged,
@@ -188,139 +189,25 @@ export interface LessonChangedEvent {
   problem?: Problem;
 }
 
-export type RunStatus =
-  | 'ok'
-  | 'error'
-  | 'timeout'
-  | 'memory_limit'
-  | 'output_limit'
-  | 'killed'
-  | 'sandbox_unavailable';
-
-export interface RunError {
-  type: string;
-  message: string;
-  line: number | null;
-  hint: string;
-}
-
-export interface RunImage {
-  mime: 'image/svg+xml' | 'image/png';
-  data: string;
-}
-
-export interface RunLimits {
-  wallSeconds: number;
-  cpuSeconds?: number;
-  idleSeconds?: number;
-  memoryMiB: number;
-  outputKiB: number;
-  scratchFiles?: number;
-}
-
-/** The whole-run bound that ended a run, when the status alone does not say it. */
-export type RunLimit = 'cpu' | 'idle' | 'files';
-
-export type Point = [number, number];
-
-/** One polygon of a shape as the runner sends it: points, fill, outline and, for stamps, the outline width. */
-export type ShapePart = [Point[], string, string, number?];
-
-export type DrawStep = (
-  | { k: 'move'; t: number; s: number; x1: number; y1: number; x2: number; y2: number; c?: string; w?: number }
-  | { k: 'turn'; t: number; s: number; h: number }
-  /** Painted at position `z` of the steps (where begin_fill was), beneath what was drawn since. */
-  | { k: 'fill'; t: number; s: number; c: string; pts: Point[]; z?: number }
-  | { k: 'dot'; t: number; s: number; x: number; y: number; d: number; c: string }
-  | {
-      k: 'text';
-      t: number;
-      s: number;
-      x: number;
-      y: number;
-      text: string;
-      align: 'left' | 'center' | 'right';
-      font: [string, number, string];
-      c: string;
-    }
-  | { k: 'stamp'; t: number; s: number; id: unknown; x: number; y: number; h: number; shape: string; c: string; fc: string; parts?: unknown }
-  | { k: 'unstamp'; t: number; s: number; id: unknown }
-  /** Without `t`: clearscreen(), everything goes. */
-  | { k: 'clear'; t?: number; s: number }
-  /** undo(): the one item drawn by step `i` goes. */
-  | { k: 'del'; t: number; s: number; i: number }
-  | { k: 'bg'; s: number; c: string }
-  | { k: 'look'; t: number; s: number; shape: string; visible: boolean; size: number; parts?: unknown }
-) & {
-  /** Live runs only: the milliseconds the program spent animating this step (a dot's `d` is its diameter). */
-  d?: number;
-  /** Live runs only: the same time under the name the runner sends it. */
-  ms?: number;
-};
-
-export interface TurtleInfo {
-  id: number;
-  x: number;
-  y: number;
-  heading: number;
-  shape: string;
-  visible: boolean;
-  pen: string;
-  fill: string;
-  size: number;
-}
-
-export interface Drawing {
-  width: number;
-  height: number;
-  view: [number, number, number, number];
-  bg: string;
-  steps: DrawStep[];
-  turtles: TurtleInfo[];
-  truncated: boolean;
-  /** Pixels per world unit (x, y); not 1 after setworldcoordinates(). */
-  scale?: [number, number];
-  /** `steps` holds only the first part (size bound); the SVG is complete. */
-  steps_cut?: boolean;
-}
-
-export interface RunResult {
-  status: RunStatus;
-  exit_code: number;
-  duration_ms: number;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  error: RunError | null;
-  images: RunImage[] | null;
-  drawing?: Drawing | null;
-  stopped?: boolean;
-  limit?: RunLimit;
-  limits?: RunLimits;
-}
-
-export interface OutputEvent {
-  runId: string;
-  stream: 'stdout' | 'stderr';
-  text: string;
-}
-export interface WaitingEvent {
-  runId: string;
-  prompt: string;
-}
-export interface InputDoneEvent {
-  runId: string;
-}
-export interface DoneEvent {
-  runId: string;
-  result: RunResult;
-}
-
-/** A live run's frame as the host passes it on: written inside the sandbox, so only drawn and shown (see live.ts). */
-export interface LiveEvent {
-  runId: string;
-  frame: unknown;
-}
+// The run's shape is the run engine's (contract.gen.ts, generated from its
+// Go types); the drawing's is the runner's (drawingTypes.ts).
+export type {
+  DoneEvent,
+  InputDoneEvent,
+  LiveEvent,
+  OutcomeKey,
+  OutputEvent,
+  RunCheck,
+  RunError,
+  RunImage,
+  RunLimit,
+  RunLimits,
+  RunOutcome,
+  RunResult,
+  RunStatus,
+  WaitingEvent,
+} from './contract.gen';
+export type { Drawing, DrawStep, Point, ShapePart, TurtleInfo } from './drawingTypes';
 
 export interface EventPayloads {
   [EventRunOutput]: OutputEvent;

@@ -3,7 +3,9 @@ import { flushSync } from 'svelte';
 import { EditorView } from '@codemirror/view';
 import type { Backend, EventPayloads, RunRequest, RunResult, SandboxStatus, Settings } from './backend';
 import { Classroom, newRunId } from './classroom.svelte';
-import { checkingStatus, fakeContainment, fakeLimits } from '../testing/fakeBackend';
+import { checkingStatus, fakeContainment, fakeLimits, fakeOutcome } from '../testing/fakeBackend';
+import { defaultLimits } from './contract.gen';
+import { headline } from './outcome';
 import { createFakeLessons } from '../testing/fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
 
@@ -103,7 +105,7 @@ class ScriptedBackend implements Backend {
 }
 
 function result(partial: Partial<RunResult> = {}): RunResult {
-  return { status: 'ok', exit_code: 0, duration_ms: 12, stdout: '', stderr: '', truncated: false, error: null, images: [], ...partial };
+  return { status: 'ok', exit_code: 0, duration_ms: 12, stdout: '', stderr: '', truncated: false, error: null, images: [], limits: defaultLimits, ...partial };
 }
 
 /** Runs scheduled console flushes by hand, so tests decide when a frame happens. */
@@ -324,9 +326,9 @@ describe('Classroom runs', () => {
     frames.frame();
     await room.stop();
     expect(b.calls).toContain('Stop run-1');
-    b.emit(EventRunDone, { runId: 'run-1', result: result({ status: 'killed', stopped: true }) });
+    b.emit(EventRunDone, { runId: 'run-1', result: result({ status: 'killed', stopped: true, outcome: fakeOutcome('limit.stopped', defaultLimits) }) });
     expect(room.console.text()).toBe('1\n2');
-    expect(room.outcome?.key).toBe('stopped');
+    expect(room.outcome?.key).toBe('limit.stopped');
   });
 
   it('Stop before Run() answers stops the run once its id is known', async () => {
@@ -345,9 +347,23 @@ describe('Classroom runs', () => {
   it('names the limit that stopped a run', async () => {
     const { b, room } = await started();
     await room.run();
-    b.emit(EventRunDone, { runId: 'run-1', result: result({ status: 'timeout', exit_code: 124, limits: { wallSeconds: 7, memoryMiB: 1, outputKiB: 1 } }) });
-    expect(room.outcome?.key).toBe('timeout');
-    expect(room.t(room.outcome!.key, room.outcome!.params)).toBe('⏱️ Stopped: ran longer than 7 s');
+    const limits = { ...defaultLimits, wallSeconds: 7 };
+    b.emit(EventRunDone, { runId: 'run-1', result: result({ status: 'timeout', exit_code: 124, limits, outcome: fakeOutcome('limit.timeout', limits) }) });
+    expect(room.outcome?.key).toBe('limit.timeout');
+    expect(headline(room.lang, room.outcome!)).toBe('⏱️ Stopped: ran longer than 7 s. Maybe a loop never ends?');
+    room.lang = 'zh';
+    expect(headline(room.lang, room.outcome!)).toBe('⏱️ 已被叫停：运行超过 7 秒。是不是有个循环停不下来？');
+  });
+
+  it('a game left alone for the idle time is put away, not said to have run too long', async () => {
+    const { b, room } = await started();
+    await room.run();
+    b.emit(EventRunDone, {
+      runId: 'run-1',
+      result: result({ status: 'timeout', exit_code: 124, duration_ms: 302_860, limit: 'quiet', outcome: fakeOutcome('limit.quiet', defaultLimits) }),
+    });
+    expect(room.outcome?.key).toBe('limit.quiet');
+    expect(headline('en', room.outcome!)).toBe('😴 The game was put away: no keys or clicks for 5 minutes. Press Run to play again!');
   });
 
   it('reports a Run that fails to start', async () => {

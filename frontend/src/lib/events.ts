@@ -1,11 +1,11 @@
-// Mirror of app/events.go: every event the Go app emits, by name.
+// Every event the Go app emits, by name (app/events.go). The run's events are
+// the run engine's and come from the generated contract.
 
-export const EventRunOutput = 'run:output';
-export const EventRunWaiting = 'run:waiting';
-export const EventRunInputDone = 'run:input-done';
-export const EventRunDone = 'run:done';
-// A live run's frame: screen, draw, listen, dialog or bye (docs/runner-protocol.md, "Live frames").
-export const EventRunLive = 'run:live';
+import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting } from './contract.gen';
+
+// A run's printed output, its input() waits, a live run's frames (screen,
+// draw, listen, dialog or bye: docs/runner-protocol.md, "Live frames") and its result.
+export { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting };
 export const EventStatus = 'sandbox:status';
 // The lessons tree as it is now, or the folder's problem.
 export const EventLessonsChanged = 'lessons:changed';

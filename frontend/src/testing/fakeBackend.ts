@@ -11,6 +11,9 @@ import type {
   DrawStep,
   EventPayloads,
   Lang,
+  OutcomeKey,
+  RunLimits,
+  RunOutcome,
   RunResult,
   SandboxLimits,
   SandboxStatus,
@@ -20,6 +23,9 @@ import type {
 } from '../lib/backend';
 import * as GoApp from '../lib/wailsjs/go/app/App';
 import { utf8ToBase64 } from '../lib/base64';
+import { outcomeText } from '../lib/catalogue';
+import { defaultLimits } from '../lib/contract.gen';
+import { formatSize } from '../lib/sandboxAbout';
 import { createFakeLessons, type FakeLessonsOptions } from './fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from '../lib/events';
 import type { ControlEvent } from '../lib/live.svelte';
@@ -139,6 +145,22 @@ export function drawingSvg(d: Drawing): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${d.width}" height="${d.height}" viewBox="${minx} ${-(miny + h)} ${w} ${h}"><rect x="${minx}" y="${-(miny + h)}" width="${w}" height="${h}" fill="${d.bg}"/>${body.join('')}</svg>`;
 }
 
+/** How the engine says a limit or a Stop ended a run (kidrun outcomeOf): the catalogue's key and the run's bounds as its values. */
+export function fakeOutcome(key: OutcomeKey, l: RunLimits): RunOutcome {
+  return {
+    key,
+    values: {
+      seconds: String(l.wallSeconds),
+      cpu: String(l.cpuSeconds),
+      idle: String(l.idleSeconds),
+      minutes: String(Math.round(l.idleSeconds / 6) / 10),
+      files: String(l.scratchFiles),
+      memory: formatSize(l.memoryMiB * 1024 * 1024),
+      size: formatSize(l.outputKiB * 1024),
+    },
+  };
+}
+
 function unquote(lit: string): string {
   return lit.replace(/\\(n|r|t|x([0-9a-fA-F]{2})|\\|"|')/g, (_m, c: string, hex?: string) =>
     hex ? String.fromCharCode(parseInt(hex, 16)) : ({ n: '\n', r: '\r', t: '\t', '\\': '\\', '"': '"', "'": "'" } as Record<string, string>)[c],
@@ -245,8 +267,10 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
       wait: async (ms) => void (await wait(ms)),
       stopped: () => stopped,
     };
-    const finish = (partial: Partial<RunResult>) => {
+    // As a window run's result: the picture, not the drawing's steps again (they came live).
+    const finish = (partial: Partial<RunResult>, key?: OutcomeKey) => {
       runs.delete(runId);
+      const limits: RunLimits = { ...defaultLimits, wallSeconds: settings.timeoutSeconds };
       const result: RunResult = {
         status: 'ok',
         exit_code: 0,
@@ -257,10 +281,17 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
         error: null,
         images: [],
         drawing: null,
-        limits: { wallSeconds: settings.timeoutSeconds, memoryMiB: 256, outputKiB: 1024 },
+        limits,
         ...partial,
       };
-      if (stopped) Object.assign(result, { status: 'killed', exit_code: -1, stopped: true });
+      if (stopped) {
+        Object.assign(result, { status: 'killed', exit_code: -1, stopped: true });
+        key = 'limit.stopped';
+      }
+      if (key) {
+        result.outcome = fakeOutcome(key, limits);
+        result.message = outcomeText(lang, key, result.outcome.values);
+      }
       emit(EventRunDone, { runId, result });
     };
 
@@ -282,7 +313,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
             out(`${k++}\n`);
             await wait(100);
           }
-          return finish({ status: stopped ? 'killed' : 'timeout', exit_code: 124 });
+          return finish({ status: stopped ? 'killed' : 'timeout', exit_code: 124 }, 'limit.timeout');
         }
         const loop = /for\s+(\w+)\s+in\s+range\((\d+)\)/.exec(line);
         if (loop && /print\(\s*\w+\s*\)/.test(lines[i + 1] ?? '')) {
@@ -327,7 +358,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
           await playGame(port, n, { x: 0, y: 0, h: 0 });
         } else await playSteps(port, star.steps, 0);
         const d: Drawing = { ...star, view: [-200, -200, 400, 400], steps: drawn };
-        return finish({ drawing: d, images: [{ mime: 'image/svg+xml', data: utf8ToBase64(drawingSvg(d)) }] });
+        return finish({ images: [{ mime: 'image/svg+xml', data: utf8ToBase64(drawingSvg(d)) }] });
       }
       finish({});
     })();
