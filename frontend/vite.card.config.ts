@@ -3,6 +3,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { viteSingleFile } from 'vite-plugin-singlefile';
+import { messageGroups } from './vite.messages.ts';
 
 /** Names the built page classroom.html, the name card.go embeds. */
 function nameCard(): Plugin {
@@ -18,7 +19,7 @@ function nameCard(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [svelte(), viteSingleFile({ removeViteModuleLoader: true }), nameCard()],
+  plugins: [svelte(), messageGroups(), viteSingleFile({ removeViteModuleLoader: true }), nameCard()],
   base: './',
   publicDir: false,
   build: {

@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { messageGroups } from './vite.messages.ts';
 
 export default defineConfig(({ mode }) => ({
-  plugins: [svelte()],
+  plugins: [svelte(), messageGroups()],
   // Relative asset paths: Wails serves the embedded folder at its own origin,
   // and the screenshot harness serves it from a plain static server.
   base: './',

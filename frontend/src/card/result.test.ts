@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { codeOfInput, summaryForTutor, viewOfResult } from './result';
+import { defaultLimits, type RunOutcome, type RunResult } from '../lib/contract.gen';
+import { describeResult, headline } from '../lib/outcome';
+import { codeOfInput, limitMessage, summaryForTutor, viewOfResult } from './result';
 
 const PNG = 'iVBORw0KGgo=';
 const SVG = 'PHN2Zy8+';
@@ -134,3 +136,31 @@ describe('summaryForTutor', () => {
     expect(text).toContain('[… 3000 more characters]');
   });
 });
+
+describe('limitMessage', () => {
+  it('words the outcome from the catalogue in the card’s language, as the window does', () => {
+    const v = viewOfResult({
+      structuredContent: {
+        status: 'timeout',
+        stdout: '',
+        message: '😴 游戏收起来了：5 分钟没有按键也没有点击。想再玩就再按一次运行吧！',
+        outcome: { key: 'limit.quiet', values: { minutes: '5', seconds: '10' } },
+      },
+    });
+    expect(v.outcome).toEqual({ key: 'limit.quiet', values: { minutes: '5', seconds: '10' } });
+    expect(limitMessage(v, 'en')).toBe(headline('en', describeResult(windowResult(v.outcome!))));
+    expect(limitMessage(v, 'en')).toBe('😴 The game was put away: no keys or clicks for 5 minutes. Press Run to play again!');
+    expect(limitMessage(v, 'zh')).toBe(headline('zh', describeResult(windowResult(v.outcome!))));
+  });
+
+  it('keeps the run’s own message without an outcome, and drops an outcome that is not the catalogue’s', () => {
+    const v = viewOfResult({ structuredContent: { status: 'timeout', message: '运行超过 10 秒', outcome: { key: 'limit.nope', values: {} } } });
+    expect(v.outcome).toBeNull();
+    expect(limitMessage(v, 'en')).toBe('运行超过 10 秒');
+    expect(limitMessage(viewOfResult({ structuredContent: { status: 'ok' } }), 'en')).toBe('');
+  });
+});
+
+function windowResult(outcome: RunOutcome): RunResult {
+  return { status: 'timeout', exit_code: 124, duration_ms: 1, stdout: '', stderr: '', truncated: false, error: null, images: null, limits: defaultLimits, outcome };
+}

@@ -1,50 +1,44 @@
 // Turns a run result into what the child is told about how the run ended.
+// A limit or the Stop button is worded from the result's outcome through the
+// one catalogue (catalogue.ts); an end of the program's own (done, an error,
+// an exit code) and a sandbox that could not run are the window's own words.
 
-import type { RunError, RunResult } from './backend';
-import type { MessageKey, Params } from './i18n';
-import { formatSize } from './sandboxAbout';
+import type { Lang, RunError, RunResult } from './backend';
+import { isOutcomeKey, outcomeText } from './catalogue';
+import type { OutcomeKey } from './contract.gen';
+import { translate, type MessageKey, type Params } from './i18n';
 
 export type Tone = 'ok' | 'info' | 'warn' | 'error';
 
 export interface Outcome {
   tone: Tone;
-  /** The headline, as a message key and its parameters (translated when shown, so a language switch applies). */
-  key: MessageKey;
+  /**
+   * The headline, as a key and its parameters, worded when shown (headline())
+   * so that a language switch applies: a window message, or the catalogue's
+   * outcome with the run's own bounds as its values.
+   */
+  key: MessageKey | OutcomeKey;
   params?: Params;
   error: RunError | null;
   seconds: string;
 }
 
-const DEFAULT_LIMITS = { wallSeconds: 10, cpuSeconds: 10, idleSeconds: 300, memoryMiB: 256, outputKiB: 1024, scratchFiles: 10000 };
-
 export function describeResult(r: RunResult): Outcome {
-  const limits = { ...DEFAULT_LIMITS, ...(r.limits ?? {}) };
   const seconds = ((r.duration_ms ?? 0) / 1000).toFixed(2);
   const base = { error: r.error ?? null, seconds };
-  if (r.stopped) return { ...base, tone: 'info', key: 'stopped' };
-  switch (r.limit) {
-    case 'cpu':
-      return { ...base, tone: 'warn', key: 'cpuLimit', params: { n: limits.cpuSeconds } };
-    case 'idle':
-      return { ...base, tone: 'warn', key: 'idleLimit', params: { n: limits.idleSeconds } };
-    case 'files':
-      return { ...base, tone: 'warn', key: 'filesLimit', params: { n: limits.scratchFiles } };
-  }
+  if (r.outcome) return { ...base, tone: r.outcome.key === 'limit.stopped' ? 'info' : 'warn', key: r.outcome.key, params: r.outcome.values };
   switch (r.status) {
     case 'ok':
       return { ...base, tone: 'ok', key: 'doneOk' };
-    case 'timeout':
-      return { ...base, tone: 'warn', key: 'timeout', params: { n: limits.wallSeconds } };
-    case 'memory_limit':
-      return { ...base, tone: 'warn', key: 'memoryLimit', params: { size: formatSize(limits.memoryMiB * 1024 * 1024) } };
-    case 'output_limit':
-      return { ...base, tone: 'warn', key: 'outputLimit', params: { size: formatSize(limits.outputKiB * 1024) } };
-    case 'killed':
-      return { ...base, tone: 'warn', key: 'killed' };
     case 'sandbox_unavailable':
       return { ...base, tone: 'error', key: 'sandboxUnavailable' };
     default:
       if (r.error) return { ...base, tone: 'error', key: 'errorTitle' };
       return { ...base, tone: 'error', key: 'doneExit', params: { n: r.exit_code } };
   }
+}
+
+/** The outcome's headline in `lang`. */
+export function headline(lang: Lang, o: Pick<Outcome, 'key' | 'params'>): string {
+  return isOutcomeKey(o.key) ? outcomeText(lang, o.key, o.params) : translate(lang, o.key as MessageKey, o.params);
 }
