@@ -6,7 +6,7 @@ import { Classroom, newRunId } from './classroom.svelte';
 import { checkingStatus, fakeContainment, fakeLimits, fakeOutcome } from '../testing/fakeBackend';
 import { defaultLimits } from './contract.gen';
 import { headline } from './outcome';
-import { createFakeLessons } from '../testing/fakeLessons';
+import { createFakeLessons, type FakeLessonsOptions } from '../testing/fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
 
 const READY: SandboxStatus = {
@@ -36,8 +36,10 @@ interface ScriptedBackend extends FolderApi {}
 
 /** A backend driven by the test: it records calls, hands out run ids and lets the test emit events and answer Run(). */
 class ScriptedBackend implements Backend {
-  constructor() {
-    Object.assign(this, createFakeLessons({ lessonsMissing: true }, 'print("star")', () => this.settings, (s) => (this.settings = s)).api);
+  readonly folder: ReturnType<typeof createFakeLessons>;
+  constructor(folder: FakeLessonsOptions = { lessonsMissing: true }) {
+    this.folder = createFakeLessons(folder, 'print("star")', () => this.settings, (s) => (this.settings = s));
+    Object.assign(this, this.folder.api);
   }
   onFileDrop() {
     return () => {};
@@ -222,6 +224,46 @@ describe('Classroom start-up', () => {
     const { room } = await setup(b);
     await room.start();
     expect(room.lang).toBe('zh');
+  });
+});
+
+describe('The ⭐ Star demo button', () => {
+  it('always runs the built-in star, whatever the child typed into the star lesson, and leaves the lesson as it is', async () => {
+    const b = new ScriptedBackend({});
+    const { room } = await setup(b);
+    await room.start();
+    expect(room.lessons.current?.path).toBe('1 star.py');
+    expect(b.calls).toEqual(['Run star.py en "print(\\"star\\")"']);
+    b.emit(EventRunDone, { runId: b.runIds[0], result: result({ stdout: 'star\n' }) });
+
+    // The child makes the star lesson their own and runs it.
+    room.editor.setCode('print(1)');
+    room.lessons.edited();
+    await room.run();
+    expect(b.calls.at(-1)).toBe('Run 1 star.py en "print(1)"');
+    expect(b.folder.content('1 star.py')).toBe('print(1)');
+    b.emit(EventRunDone, { runId: b.runIds.at(-1)!, result: result({ stdout: '1\n' }) });
+
+    await room.loadStarDemo();
+    expect(b.calls.at(-1)).toBe('Run star.py en "print(\\"star\\")"');
+    expect(room.running).toBe(true);
+    // The child's lesson is open and kept, not overwritten by the demo.
+    expect(room.lessons.current?.path).toBe('1 star.py');
+    expect(room.editor.code).toBe('print(1)');
+    expect(b.folder.content('1 star.py')).toBe('print(1)');
+  });
+
+  it('runs the built-in star in the editor when the folder has no star lesson, and takes over no run the app started', async () => {
+    const b = new ScriptedBackend();
+    b.statusValue = { ...READY, demoRunId: 'star-demo' };
+    const { room } = await setup(b);
+    await room.start();
+    b.emit(EventRunDone, { runId: 'star-demo', result: result() });
+    room.editor.setCode('print(2)');
+    await room.loadStarDemo();
+    expect(room.editor.code).toBe('print("star")');
+    expect(b.calls.at(-1)).toBe('Run star.py en "print(\\"star\\")"');
+    expect(b.runIds).toEqual(['star-demo', 'run-1']);
   });
 });
 

@@ -80,7 +80,7 @@ export class Classroom {
   #demoDone = false;
   /** The demo (the star lesson, or the built-in star) is in the editor, waiting for the sandbox. */
   #demoPlanned = false;
-  /** The star program to run at start when the editor holds the child's own lesson. */
+  /** The built-in star program (the app's StarDemo), which the start and the ⭐ button run. */
   #demoCode: string | null = null;
   /** Settings and language are known: only then may the demo run, so its messages come in the right language. */
   #started = false;
@@ -200,10 +200,10 @@ export class Classroom {
   /**
    * Runs the editor's program, or `demoCode` (the built-in star demo) without
    * touching the editor or the open lesson. The run's id is chosen here and
-   * shown at once, so its events count from the first. The demo takes over
-   * the star run the app started by itself, when the status names one.
+   * shown at once, so its events count from the first; `demoRunId` takes
+   * over the star run the app started by itself instead.
    */
-  async run(demoCode: string | null = null): Promise<void> {
+  async run(demoCode: string | null = null, demoRunId = ''): Promise<void> {
     if (!this.ready) return;
     await this.lessons.flush();
     const lesson = demoCode === null ? this.lessons.current : null;
@@ -215,7 +215,7 @@ export class Classroom {
     this.waiting = null;
     this.drawing.skipToEnd();
     this.running = true;
-    const runId = (demoCode !== null && this.status?.demoRunId) || this.#runIds();
+    const runId = (demoCode !== null && demoRunId) || this.#runIds();
     this.runId = runId;
     this.live.begin(runId);
     this.#starting = true;
@@ -258,10 +258,16 @@ export class Classroom {
     await this.backend.sendInput(id, line).catch((e) => (this.runFailure = String(e)));
   }
 
-  /** Puts the star program in the editor and runs it when the sandbox allows. */
+  /**
+   * The ⭐ button: the star lesson opens (the built-in program when the
+   * folder has none) and the built-in star program runs, as at a first
+   * start. Whatever the child made of the star lesson stays as it is, and
+   * the star always comes back.
+   */
   async loadStarDemo(): Promise<void> {
     await this.#putStarDemo();
-    await this.run();
+    this.#demoCode ??= await this.backend.starDemo().catch(() => null);
+    await this.run(this.#demoCode);
   }
 
   /** Opens the star lesson, or the built-in star program when the folder has none. */
@@ -331,7 +337,7 @@ export class Classroom {
   #maybeRunDemo(): void {
     if (this.#started && this.ready && this.#demoPlanned && !this.#demoDone) {
       this.#demoDone = true;
-      void this.run(this.#demoCode).catch((e) => (this.runFailure = String(e)));
+      void this.run(this.#demoCode, this.status?.demoRunId ?? '').catch((e) => (this.runFailure = String(e)));
     }
   }
 
