@@ -3,7 +3,7 @@
 This file is only the entry point: Python compiles a script named on the
 command line from source at every start, while an imported module can come
 from bytecode compiled once per Python layer (see -X pycache_prefix in the
-protocol). The work is in kidrunner_core.
+protocol). The work is in kidrunner_core and its parts (kidrunner_*.py).
 """
 
 import sys
@@ -15,7 +15,6 @@ if sys.version_info < (3, 8):
 sys.path.insert(0, __file__.rpartition("/")[0] or ".")
 from kidrunner_core import _exit, main  # noqa: E402
 
-# The program sees the module table a plain Python would show it, as when
-# the runner itself was __main__.
-del sys.modules["kidrunner_core"]
+# The runner's modules leave the module table just before the program
+# starts (Runner.run), as when the runner itself was __main__.
 _exit(main(sys.argv[1:]))

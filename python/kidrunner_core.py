@@ -1,5 +1,8 @@
 """The runner's work: run one child's program and report the result to the host
-(docs/runner-protocol.md). kidrunner.py is the entry point.
+(docs/runner-protocol.md). kidrunner.py is the entry point; its parts are
+kidrunner_base (what is captured before the child's code), kidrunner_frames
+(JSON and frames), kidrunner_control (Stop, events, input()) and
+kidrunner_warm (warm starts).
 
 The program runs as __main__ in this process. Start-up loads only what every
 run needs: the turtle recorder, matplotlib support, the SVG renderer, the
@@ -19,214 +22,29 @@ if sys.version_info < (3, 8):
     sys.stderr.write("kidrunner needs Python 3.8 or newer\n")
     sys.exit(2)
 
-# Only modules the interpreter has already loaded, or builtin ones: a plain
-# run must not pay for json, re, threading or signal's enums.
+# Only modules the interpreter has already loaded, or builtin ones, and the
+# runner's own parts: a plain run must not pay for json, re, threading or
+# signal's enums.
 import _signal
 import _thread
-import binascii
 import builtins
 import io
 import os
 import time
 from importlib.machinery import ModuleSpec
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-# Python runs us with -I, so our own folder is not on sys.path.
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
-# The path the runner's own late imports use: never the program's folder,
-# where a child's json.py or re.py would be found first.
-_PATH = list(sys.path)
+from kidrunner_base import (_HERE, _PATH, _BaseException, _close, _excepthook, _exit,  # noqa: F401 (_exit: kidrunner.py)
+                            _KeyboardInterrupt, _late_import, _MISSING, _modules, _open, _setprofile,
+                            _setrecursionlimit, _settrace, _sleep, _SystemExit, scratch_folder)
+from kidrunner_control import _Control
+from kidrunner_frames import (DRAWING_BUDGET, RESULT_BUDGET, Frames, RawJSON, _b64_bytes,
+                              drawing_json, step_texts, to_json)
+
 _TURTLE_FILE = os.path.join(_HERE, "kidturtle.py")
-
-# Captured now: the child may replace or delete any of these later.
-_write = os.write
-_read = os.read
-_close = os.close
-_kill = os.kill
-_getpid = os.getpid
-_open = io.open
-_exit = os._exit
-_b2a = binascii.b2a_base64
-_modules = sys.modules
-_SystemExit = SystemExit
-_KeyboardInterrupt = KeyboardInterrupt
-_BaseException = BaseException
-_excepthook = sys.__excepthook__
-_settrace = sys.settrace
-_setprofile = sys.setprofile
-_setrecursionlimit = sys.setrecursionlimit
-_sleep = time.sleep
-_MISSING = object()
-
-RESULT_BUDGET = 15 * 1024 * 1024   # the host drops frames over 16 MiB
-DRAWING_BUDGET = 4 * 1024 * 1024   # the steps the checks read, at most
-# No step's JSON is shorter than this, comma included ('{"k":"clear","s":0},'):
-# a drawing of more steps than budget / _MIN_STEP cannot fit, and is known
-# not to before anything is encoded.
-_MIN_STEP = 20
-
-
-# -- JSON out: small and exact, so the json package stays unloaded
-
-class RawJSON(str):
-    """Text that is already JSON, written into a frame as it is."""
-
-
-_ESCAPES = {i: "\\u%04x" % i for i in range(32)}
-_ESCAPES.update({0x22: '\\"', 0x5c: "\\\\", 0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t",
-                 0x08: "\\b", 0x0c: "\\f"})
-
-
-def _jstr(s):
-    return '"' + str.translate(s, _ESCAPES) + '"'
-
-
-def _jfloat(v):
-    # NaN and infinities are not JSON: a frame holding them would be dropped whole.
-    if v - v == 0:
-        return float.__repr__(v)
-    return "null"
-
-
-def _enc(o, out):
-    """Append the JSON for o to out, as json.dumps(ensure_ascii=False) writes it."""
-    t = type(o)
-    if t is str:
-        out.append(_jstr(o))
-    elif o is None:
-        out.append("null")
-    elif o is True:
-        out.append("true")
-    elif o is False:
-        out.append("false")
-    elif t is int:
-        out.append(int.__repr__(o))
-    elif t is float:
-        out.append(_jfloat(o))
-    elif t is dict:
-        out.append("{")
-        first = True
-        for k, v in o.items():
-            if not isinstance(k, str):
-                raise TypeError("keys must be str")
-            if not first:
-                out.append(",")
-            first = False
-            out.append(_jstr(k))
-            out.append(":")
-            _enc(v, out)
-        out.append("}")
-    elif t is list or t is tuple:
-        out.append("[")
-        first = True
-        for v in o:
-            if not first:
-                out.append(",")
-            first = False
-            _enc(v, out)
-        out.append("]")
-    elif t is RawJSON:
-        out.append(str.__str__(o))
-    elif isinstance(o, str):
-        out.append(_jstr(o))
-    elif isinstance(o, int):
-        out.append(int.__repr__(o))
-    elif isinstance(o, float):
-        out.append(_jfloat(o))
-    elif isinstance(o, (list, tuple, dict)):
-        _enc(dict(o) if isinstance(o, dict) else list(o), out)
-    else:
-        raise TypeError("not JSON: %s" % t.__name__)
-
-
-def to_json(o):
-    out = []
-    _enc(o, out)
-    return "".join(out)
-
-
-class Frames(object):
-    """Length-prefixed JSON frames on a private copy of the frame pipe."""
-
-    def __init__(self, fd):
-        self.fd = None
-        if fd is None:
-            return
-        try:
-            import fcntl
-            self.fd = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 64)
-            if fd > 2:
-                _close(fd)
-        except (OSError, ImportError):
-            self.fd = fd
-
-    def send(self, obj):
-        """Send obj as one frame; False if it could not be encoded or written."""
-        if self.fd is None:
-            return False
-        try:
-            text = to_json(obj)
-        except Exception:
-            return False
-        return self.send_text(text)
-
-    def send_text(self, text):
-        """Send text, already one JSON object, as one frame."""
-        if self.fd is None:
-            return False
-        data = text.encode("utf-8", "replace")
-        head = len(data).to_bytes(4, "big")
-        # Small frames (most live ones) go out in one write.
-        parts = (head + data,) if len(data) < 65536 else (head, data)
-        try:
-            for part in parts:
-                view = memoryview(part)
-                while view:
-                    n = _write(self.fd, view)
-                    view = view[n:]
-        except OSError:
-            return False
-        return True
-
-
-def _wait_read(fd, limit=0.2):
-    """Wait (briefly, bounded) until the host has read what is in the pipe fd.
-
-    The host reads stdout and the frame pipe separately, so an input frame
-    sent right after the prompt could otherwise be seen before the prompt.
-    """
-    try:
-        fcntl, stat, termios = [_late_import(m) for m in ("fcntl", "stat", "termios")]
-        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
-            return
-        buf = bytearray(4)
-        deadline = time.monotonic() + limit
-        while True:
-            fcntl.ioctl(fd, termios.FIONREAD, buf, True)
-            if int.from_bytes(buf, sys.byteorder) == 0 or time.monotonic() > deadline:
-                return
-            _sleep(0.001)
-    except Exception:
-        pass
-
-
-def _late_import(name):
-    """Import name for the runner while or after the program runs.
-
-    Found on the runner's own path, never in the program's folder; a module
-    already loaded is reused (after recover() that is the runner's own).
-    """
-    mod = _modules.get(name)
-    if mod is not None:
-        return mod
-    saved = sys.path
-    sys.path = list(_PATH)
-    try:
-        __import__(name)
-    finally:
-        sys.path = saved
-    return _modules[name]
+# The runner's own modules: the program sees a module table without them,
+# as a plain Python would show it.
+_OWN = ("kidrunner_core", "kidrunner_base", "kidrunner_frames", "kidrunner_control",
+        "kidrunner_warm")
 
 
 def parse_args(argv):
@@ -306,7 +124,7 @@ class _Finder(object):
         pass
 
 
-class Runner(object):
+class Runner(_Control):
     def __init__(self, opts):
         self.opts = opts
         self.lang = opts["lang"]
@@ -434,98 +252,6 @@ class Runner(object):
             if base in stdlib or base in ("turtle", "matplotlib"):
                 self.notices.append(self.msg("notice.shadow", file=name))
 
-    # -- stop and, in live runs, events
-    def control_loop(self, fd, buf=b""):
-        try:
-            self.read_control(fd, buf)
-        finally:
-            if self.live is not None:
-                self.live.hang_up()
-
-    def read_control(self, fd, buf=b""):
-        """Read the control pipe until it closes, handling it line by line.
-
-        buf is what was already read from it (a warm run's bytes past its program).
-        """
-        skipping = False          # inside a line longer than the bound
-        limit = 4096
-        while True:
-            while True:
-                nl = buf.find(b"\n")
-                if nl < 0:
-                    if len(buf) > limit:
-                        buf = b""
-                        skipping = True
-                    break
-                line, buf = buf[:nl], buf[nl + 1:]
-                if skipping:
-                    skipping = False
-                elif len(line) <= limit:
-                    self.control_line(line)
-            try:
-                data = _read(fd, 4096)
-            except OSError:
-                return
-            if not data:
-                return
-            buf += data
-
-    def control_line(self, line):
-        """One line from the host: stop, or (live runs) an event."""
-        if self.finished:
-            return
-        if self.live is None:
-            if line.strip() == b"stop":
-                self.interrupt()
-            return
-        try:
-            ev = self.parse_line(line)
-        except Exception:
-            return
-        if ev is not None:
-            if ev[0] == "stop":
-                self.stopped = True
-            self.live.feed(ev)
-
-    def interrupt(self):
-        """Raise KeyboardInterrupt in the program (Stop)."""
-        if self.finished:
-            return
-        self.stopped = True
-        # Aimed at the main thread so its blocking call (sleep,
-        # read) returns EINTR and the handler raises there.
-        try:
-            _signal.pthread_kill(self.main_ident, _signal.SIGINT)
-        except (AttributeError, OSError):
-            _kill(_getpid(), _signal.SIGINT)
-
-    # -- input()
-    def input(self, prompt=""):
-        out = sys.stdout if sys.stdout is not None else self.stdout
-        text = str(prompt)
-        try:
-            out.write(text)
-            out.flush()
-        except Exception:
-            pass
-        _wait_read(1)
-        try:
-            # Inside the try: a stop landing just after the frame went out
-            # still ends with input_done.
-            self.frames.send({"type": "input", "prompt": text})
-            stream = sys.stdin if sys.stdin is not None else self.stdin
-            if stream is None:
-                line = ""
-            else:
-                line = stream.readline()
-        finally:
-            self.frames.send({"type": "input_done"})
-        if not line:
-            raise EOFError("EOF when reading a line")
-        if line.endswith("\n"):
-            line = line[:-1]
-        return line
-
     # -- running
     def load(self):
         with open(self.program, "rb") as f:
@@ -559,6 +285,8 @@ class Runner(object):
             # like the child's folder ("File "star.py", line 3"). The working
             # directory is the program's folder, so it still resolves.
             compiled = compile(data, os.path.basename(self.program), "exec", dont_inherit=True)
+            for name in _OWN:
+                _modules.pop(name, None)
             self.snapshot()
             exec(compiled, main.__dict__)
         except _SystemExit as e:
@@ -786,137 +514,6 @@ class Runner(object):
             pass
 
 
-def _b64_bytes(data):
-    # Base64 is pure ASCII, so it goes into the frame without JSON escaping.
-    return _b2a(data, newline=False).decode("ascii")
-
-
-def _num2(v):
-    """A coordinate as JSON, rounded to 2 decimals as the drawing model says."""
-    if type(v) is float:
-        return _jfloat(round(v, 2))
-    if type(v) is int:
-        return int.__repr__(v)
-    return to_json(v)
-
-
-def _move_json(t, s, x1, y1, x2, y2):
-    head = '{"k":"move",' if t is None else '{"k":"move","t":%s,' % to_json(t)
-    return head + '"s":%s,"x1":%s,"y1":%s,"x2":%s,"y2":%s' % (
-        to_json(s), _num2(x1), _num2(y1), _num2(x2), _num2(y2))
-
-
-_NAMES = {}
-
-
-def _field_names(fields):
-    """Each step kind's field names as JSON keys with their colon, worked out once per table."""
-    names = _NAMES.get(id(fields))
-    if names is None or names[0] is not fields:
-        names = _NAMES[id(fields)] = (fields, {k: [_jstr(f) + ":" for f in fs] for k, fs in fields.items()})
-    return names[1]
-
-
-def steps_json(steps, budget, fields):
-    """The steps as one JSON array of at most budget bytes: (text, cut)."""
-    out, cut = step_texts(steps, budget, fields)
-    return "[" + ",".join(out) + "]", cut
-
-
-def step_texts(steps, budget, fields):
-    """Each step's JSON object text, while the array of them stays within budget bytes: (texts, cut).
-
-    Built in one pass with the common kinds formatted directly; a step that
-    would cross the budget ends the list there.
-    """
-    out = []
-    size = 1             # "[" and "]", and each step's text with its comma, less one comma
-    cut = False
-    names = _field_names(fields)
-    scalar = {}          # colours and widths repeat: encode each once
-    # "%.2f" reads back as exactly round(v, 2), and costs one C call for the lot.
-    move_fmt = '{"k":"move","t":%d,"s":%d,"x1":%.2f,"y1":%.2f,"x2":%.2f,"y2":%.2f%s'
-    last_c = last_w = last_tail = None     # the last move's colour and width, and their text
-    for st in steps:
-        k = st[0]
-        if k == "move":
-            _, t, s, x1, y1, x2, y2, c, w = st
-            # Runs of moves share one colour and width (the same objects).
-            if c is last_c and w is last_w and last_tail is not None:
-                tail = last_tail
-            else:
-                key = (c, w, type(w))
-                try:
-                    tail = scalar.get(key)
-                except TypeError:       # a width the program made unhashable
-                    key = tail = None
-                if tail is None:
-                    tail = "}" if c is None else ',"c":%s,"w":%s}' % (to_json(c), to_json(w))
-                    if key is not None:
-                        scalar[key] = tail
-                if key is not None and (type(w) is int or type(w) is float):
-                    last_c, last_w, last_tail = c, w, tail
-                else:
-                    last_tail = None
-            if (type(x1) is float and type(y1) is float and type(x2) is float and type(y2) is float
-                    and type(t) is int and type(s) is int):
-                total = x1 + y1 + x2 + y2
-                if total - total == 0:      # all finite, so valid JSON numbers
-                    text = move_fmt % (t, s, x1, y1, x2, y2, tail)
-                else:
-                    text = _move_json(t, s, x1, y1, x2, y2) + tail
-            else:
-                text = _move_json(t, s, x1, y1, x2, y2) + tail
-        else:
-            vals = list(st[1:])
-            if k == "dot":
-                vals[2], vals[3] = RawJSON(_num2(vals[2])), RawJSON(_num2(vals[3]))
-            parts = ['{"k":', _jstr(k)]
-            for name, v in zip(names.get(k, ()), vals):
-                if name == '"t":' and v is None:
-                    continue
-                parts.append(",")
-                parts.append(name)
-                _enc(v, parts)
-            parts.append("}")
-            text = "".join(parts)
-        size += len(text) + 1
-        if size > budget:
-            cut = True
-            break
-        out.append(text)
-    return out, cut
-
-
-def drawing_json(model, budget, box=None, fields=None, cut=False):
-    """The drawing model for the result frame, its steps' JSON within budget bytes.
-
-    None when the steps do not fit, unless cut: then they are cut to fit
-    (the checks read the first part). Whether they fit is known before
-    encoding when even the shortest steps could not.
-    box: the SVG's [x0, y0, x1, y1] in pixels, which frames everything drawn.
-    fields: the recorder's STEP_FIELDS. The steps come back as RawJSON.
-    """
-    if fields is None:
-        fields = _late_import("kidturtle").STEP_FIELDS
-    steps = model["steps"]
-    if not cut and 1 + len(steps) * _MIN_STEP > budget:
-        return None
-    text, was_cut = steps_json(steps, budget, fields)
-    if was_cut and not cut:
-        return None
-    xs, ys = model["scale"]
-    w, h = model["width"], model["height"]
-    if box is None:
-        box = [-w / 2.0, -h / 2.0, w / 2.0, h / 2.0]
-    x0, x1 = box[0] / xs, box[2] / xs
-    y0, y1 = -box[3] / ys, -box[1] / ys
-    view = [round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)]
-    return {"width": w, "height": h, "view": view, "bg": model["bg"],
-            "scale": [xs, ys], "steps": RawJSON(text), "turtles": model["turtles"],
-            "truncated": model["truncated"]}
-
-
 def _is_ours(filename):
     return bool(filename) and os.path.dirname(os.path.abspath(filename)) == _HERE
 
@@ -973,148 +570,6 @@ def _for_checks(runner):
     return drawing
 
 
-def scratch_folder(opts):
-    """The runner's own scratch folder (matplotlib's config lives there)."""
-    base = opts["scratch"]
-    if not base:
-        tmp = os.environ.get("TMPDIR") or "/tmp"
-        base = tmp if os.access(tmp, os.W_OK) else os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "kidrunner-%d" % os.getpid())
-    os.makedirs(folder, exist_ok=True)
-    return folder
-
-
-# -- warm runs (docs/runner-protocol.md, "Warm runs")
-
-MAX_WARM_CODE = 16 * 1024 * 1024
-_GO_LINE = 64 * 1024
-
-
-class _Warm(object):
-    """What a warm start loaded ahead of its program."""
-    kidplot = None
-    scratch_dir = None
-
-
-def _preload(opts, warm):
-    """Load what runs need before the program is known; nothing here is the child's."""
-    for name in ("kidturtle", "kiderrors", "kidsvg", "json"):
-        _late_import(name)
-    if opts["live"]:
-        _late_import("kidlive")
-    if opts["preload_mpl"]:
-        try:
-            kidplot = _late_import("kidplot")
-            warm.scratch_dir = scratch_folder(opts)
-            kidplot.prepare(warm.scratch_dir, opts["mpl_cache"])
-            _late_import("matplotlib.pyplot")
-            warm.kidplot = kidplot
-        except Exception:
-            pass  # the program's own import then does it, as in a cold run
-
-
-def _read_go(fd):
-    """Read the host's go line and the program's bytes from the control pipe.
-
-    Returns (header, code, rest) or None when the host hung up or sent
-    something else: then nothing of a child's runs here.
-    """
-    json = _modules["json"]
-    buf = b""
-    while b"\n" not in buf:
-        if len(buf) > _GO_LINE:
-            return None
-        data = _read(fd, 65536)
-        if not data:
-            return None
-        buf += data
-    line, buf = buf.split(b"\n", 1)
-    if not line.startswith(b"go "):
-        return None
-    head = json.loads(line[3:].decode("utf-8"))
-    n = head.get("code_bytes")
-    if type(n) is not int or not 0 <= n <= MAX_WARM_CODE:
-        return None
-    while len(buf) < n:
-        data = _read(fd, max(65536, n - len(buf)))
-        if not data:
-            return None
-        buf += data
-    return head, buf[:n], buf[n:]
-
-
-def warm_start(opts):
-    """A warm run: load ahead, then wait for the program on the control pipe.
-
-    The header names the program's sandbox path, the language, its
-    arguments and the CPU seconds the program gets from now on. Returns
-    (_Warm, control bytes read past the program), or None to end quietly.
-    """
-    baseline = set(_modules)
-    warm = _Warm()
-    _preload(opts, warm)
-    if opts["frames"] is not None:
-        # The host keeps this sandbox as ready from now on.
-        ready = b'{"type":"ready"}'
-        try:
-            _write(opts["frames"], len(ready).to_bytes(4, "big") + ready)
-        except OSError:
-            pass
-    try:
-        got = _read_go(opts["control"])
-    except (OSError, ValueError, UnicodeDecodeError):
-        got = None
-    if got is None:
-        return None
-    head, code, rest = got
-    program = head.get("program")
-    if (not isinstance(program, str) or not program.endswith(".py")
-            or os.path.basename(program).startswith(".") or "\x00" in program):
-        return None
-    folder = os.path.dirname(program)
-    fd = os.open(program, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
-    try:
-        view = memoryview(code)
-        while view:
-            view = view[_write(fd, view):]
-    finally:
-        _close(fd)
-    opts["program"] = program
-    opts["lang"] = head.get("lang") if head.get("lang") in ("zh", "en") else opts["lang"]
-    args = head.get("args") or []
-    opts["args"] = [a for a in args if isinstance(a, str)]
-    replay = head.get("replay_steps")
-    if type(replay) is int and replay >= 0:
-        opts["replay_steps"] = replay
-    _limit_cpu(head.get("cpu"))
-    # A file of the program's folder that has the name of a module loaded
-    # ahead is found first by the program's import, as in a cold run.
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        names = []
-    for name in names:
-        base = name[:-3] if name.endswith(".py") else name
-        if base in _modules and base not in baseline:
-            del _modules[base]
-    return warm, rest
-
-
-def _limit_cpu(seconds):
-    """From now on the process gets seconds of CPU (RLIMIT_CPU, lowered only)."""
-    if not isinstance(seconds, (int, float)) or seconds <= 0:
-        return
-    try:
-        resource = _late_import("resource")
-        ru = resource.getrusage(resource.RUSAGE_SELF)
-        soft = int(ru.ru_utime + ru.ru_stime + seconds) + 1
-        cur_soft, cur_hard = resource.getrlimit(resource.RLIMIT_CPU)
-        if cur_hard == resource.RLIM_INFINITY or soft + 1 <= cur_hard:
-            resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
-    except (ImportError, OSError, ValueError):
-        pass
-
-
 def main(argv):
     try:
         opts = parse_args(argv)
@@ -1128,7 +583,7 @@ def main(argv):
         if opts["control"] is None:
             sys.stderr.write("kidrunner: --warm needs --control\n")
             return 2
-        got = warm_start(opts)
+        got = _late_import("kidrunner_warm").warm_start(opts)
         if got is None:
             return 0
         warm, rest = got
@@ -1179,4 +634,3 @@ def main(argv):
         except Exception:
             pass
     return code
-

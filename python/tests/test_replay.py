@@ -11,7 +11,7 @@ import unittest
 import harness
 
 sys.path.insert(0, harness.PYDIR)
-import kidrunner_core as core  # noqa: E402
+import kidrunner_frames as core  # noqa: E402
 import kidturtle as turtle  # noqa: E402
 
 SQUARE = "import turtle\nfor _ in range(4):\n    turtle.forward(50)\n    turtle.left(90)\n"
