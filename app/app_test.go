@@ -134,7 +134,7 @@ func TestRunStreamsAndFinishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := sh.waitFor(t, 20*time.Second, doneOf(id)).data.(DoneEvent)
-	res := done.Result.(*kidrun.Result)
+	res := done.Result
 	if res.Status != "ok" || res.Stdout != "你好 🐢\n" {
 		t.Fatalf("result %s %q", res.Status, res.Stdout)
 	}
@@ -151,11 +151,11 @@ func TestRunWhileRunningRestarts(t *testing.T) {
 	if err := a.Run(RunRequest{RunID: second, Code: "print('second')\n", Name: "b.py"}); err != nil {
 		t.Fatal(err)
 	}
-	r1 := sh.waitFor(t, 10*time.Second, doneOf(first)).data.(DoneEvent).Result.(*kidrun.Result)
+	r1 := sh.waitFor(t, 10*time.Second, doneOf(first)).data.(DoneEvent).Result
 	if !r1.Stopped {
 		t.Errorf("the first run was not stopped: %+v", r1)
 	}
-	r2 := sh.waitFor(t, 20*time.Second, doneOf(second)).data.(DoneEvent).Result.(*kidrun.Result)
+	r2 := sh.waitFor(t, 20*time.Second, doneOf(second)).data.(DoneEvent).Result
 	if r2.Status != "ok" || r2.Stdout != "second\n" {
 		t.Errorf("second run: %s %q", r2.Status, r2.Stdout)
 	}
@@ -179,7 +179,7 @@ func TestInputAndStop(t *testing.T) {
 	if err := a.Stop(id); err != nil {
 		t.Fatal(err)
 	}
-	res := sh.waitFor(t, 5*time.Second, doneOf(id)).data.(DoneEvent).Result.(*kidrun.Result)
+	res := sh.waitFor(t, 5*time.Second, doneOf(id)).data.(DoneEvent).Result
 	if !res.Stopped || !strings.Contains(res.Stdout, "42") {
 		t.Fatalf("after stop: %+v", res)
 	}
@@ -227,7 +227,7 @@ func TestFirstStarRunIsTheEarlyDemo(t *testing.T) {
 	if got := a.Status().DemoRunID; got != "" {
 		t.Errorf("the demo is taken, yet Status() still names %q", got)
 	}
-	res := sh.waitFor(t, 20*time.Second, doneOf(id)).data.(DoneEvent).Result.(*kidrun.Result)
+	res := sh.waitFor(t, 20*time.Second, doneOf(id)).data.(DoneEvent).Result
 	if res.Status != "ok" || !strings.Contains(res.Stdout, "golden star") || len(res.Images) == 0 {
 		t.Fatalf("demo result: %s %q %d images", res.Status, res.Stdout, len(res.Images))
 	}
@@ -237,7 +237,7 @@ func TestFirstStarRunIsTheEarlyDemo(t *testing.T) {
 	if err := a.Run(RunRequest{RunID: id2, Code: a.StarDemo(), Name: "star.py"}); err != nil {
 		t.Fatalf("second run: %v", err)
 	}
-	if r2 := sh.waitFor(t, 20*time.Second, doneOf(id2)).data.(DoneEvent).Result.(*kidrun.Result); r2.Status != "ok" {
+	if r2 := sh.waitFor(t, 20*time.Second, doneOf(id2)).data.(DoneEvent).Result; r2.Status != "ok" {
 		t.Fatalf("second run: %s", r2.Status)
 	}
 }
@@ -283,7 +283,7 @@ func TestRunChecksTheRunID(t *testing.T) {
 		inUse    bool
 	}{
 		{"empty", "", false},
-		{"too long", strings.Repeat("a", maxRunIDLen+1), false},
+		{"too long", strings.Repeat("a", 65), false},
 		{"space", "run 1", false},
 		{"quote", `run"1`, false},
 		{"slash", "../run", false},
@@ -300,20 +300,20 @@ func TestRunChecksTheRunID(t *testing.T) {
 			}
 		})
 	}
-	if _, err := a.find("loop"); err != nil {
-		t.Fatalf("a refused Run ended the run going on: %v", err)
+	if cur := a.runs.CurrentID(); cur != "loop" {
+		t.Fatalf("a refused Run ended the run going on: now %q", cur)
 	}
 	if err := a.Stop("loop"); err != nil {
 		t.Fatal(err)
 	}
-	if res := sh.waitFor(t, 5*time.Second, doneOf("loop")).data.(DoneEvent).Result.(*kidrun.Result); !res.Stopped {
+	if res := sh.waitFor(t, 5*time.Second, doneOf("loop")).data.(DoneEvent).Result; !res.Stopped {
 		t.Errorf("the run was not stopped by Stop: %+v", res)
 	}
 	// Once its end is reported the id is free again.
 	if err := a.Run(RunRequest{RunID: "loop", Code: "print(2)\n", Name: "a.py"}); err != nil {
 		t.Errorf("the id of a finished run: %v", err)
 	}
-	if err := checkRunID(strings.Repeat("a", maxRunIDLen)); err != nil {
+	if err := kidrun.CheckRunID(strings.Repeat("a", 64)); err != nil {
 		t.Errorf("a longest id: %v", err)
 	}
 }
@@ -385,13 +385,11 @@ func TestRunsAtTheSameMoment(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	a.mu.Lock()
-	cur := a.current.id
-	a.mu.Unlock()
+	cur := a.runs.CurrentID()
 	a.Stop(cur)
 	// Both end as stopped, long before either's 10 s wall clock.
 	for _, id := range []string{"twin-1", "twin-2"} {
-		if r := sh.waitFor(t, 8*time.Second, doneOf(id)).data.(DoneEvent).Result.(*kidrun.Result); !r.Stopped {
+		if r := sh.waitFor(t, 8*time.Second, doneOf(id)).data.(DoneEvent).Result; !r.Stopped {
 			t.Errorf("%s: %s, not stopped", id, r.Status)
 		}
 	}

@@ -165,10 +165,9 @@ func (a *App) OpenLesson(rel string) (*lessons.Lesson, error) {
 	a.mu.Lock()
 	a.draft = nil
 	a.shown = rel
-	a.warmLesson = rel
 	a.lessonMpl = kidrun.UsesMatplotlib([]byte(l.Content))
 	a.mu.Unlock()
-	a.keepWarm()
+	a.preferNext()
 	return l, nil
 }
 

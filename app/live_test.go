@@ -39,7 +39,7 @@ func TestSendEventPlaysTheGame(t *testing.T) {
 	if err := a.SendEvent(id, kidrun.Event{Type: "close"}); err != nil {
 		t.Fatal(err)
 	}
-	res := sh.waitFor(t, 10*time.Second, doneOf(id)).data.(DoneEvent).Result.(*kidrun.Result)
+	res := sh.waitFor(t, 10*time.Second, doneOf(id)).data.(DoneEvent).Result
 	if res.Status != "ok" || res.Stopped || !strings.HasSuffix(res.Stdout, "AFTER DONE\n") {
 		t.Fatalf("after close: %s stopped=%v %q %q", res.Status, res.Stopped, res.Stdout, res.Stderr)
 	}

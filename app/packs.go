@@ -182,14 +182,13 @@ func (a *App) CheckLesson(req CheckRequest) (*CheckOutcome, error) {
 		return nil, packProblem(packs.ErrNotInPack)
 	}
 	a.mu.Lock()
-	eng, set := a.engine, a.settings
+	set := a.settings
 	a.mu.Unlock()
+	eng := a.runs.Engine()
 	if eng == nil {
 		return nil, packProblem(fmt.Errorf("%w: %s", sandbox.ErrUnavailable, a.Status().Reason))
 	}
-	policy := eng.Policy()
-	policy.WallTime = time.Duration(set.Clamp().TimeoutSeconds) * time.Second
-	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
+	policy := a.runPolicy(set)
 	runner := &firstRun{Runner: packs.EngineRunner{Engine: eng, Policy: &policy}, code: []byte(req.Code)}
 	rep, prog, err := packs.CheckLesson(a.ctx, runner, abs, []byte(req.Code), req.Lang, time.Now())
 	if err != nil {

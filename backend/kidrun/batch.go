@@ -1,4 +1,4 @@
-package app
+package kidrun
 
 import (
 	"sync"
@@ -23,12 +23,12 @@ type outChunk struct {
 	text   []byte // grown in place: a flood arrives in many small pieces
 }
 
-// outputThrottle passes a run's output on in order: at most once per
+// batcher passes a run's output on in order: at most once per
 // interval, a finished line no later than gather after the interval has
 // passed (so a single print is not held back), an unfinished one after a
 // whole interval, and anything as soon as maxBytes wait. Flush sends what
 // waits; call it before any other event of the run so order is kept.
-type outputThrottle struct {
+type batcher struct {
 	emit     func(stream, text string)
 	interval time.Duration
 	gather   time.Duration
@@ -42,11 +42,11 @@ type outputThrottle struct {
 	due     time.Time // when timer fires
 }
 
-func newOutputThrottle(emit func(stream, text string)) *outputThrottle {
-	return &outputThrottle{emit: emit, interval: outputEvery, gather: outputGather, maxBytes: outputMaxBytes}
+func newBatcher(emit func(stream, text string)) *batcher {
+	return &batcher{emit: emit, interval: outputEvery, gather: outputGather, maxBytes: outputMaxBytes}
 }
 
-func (t *outputThrottle) Output(stream, text string) {
+func (t *batcher) Output(stream, text string) {
 	if text == "" {
 		return
 	}
@@ -76,13 +76,13 @@ func (t *outputThrottle) Output(stream, text string) {
 }
 
 // Flush sends all output waiting now.
-func (t *outputThrottle) Flush() {
+func (t *batcher) Flush() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.flushLocked()
 }
 
-func (t *outputThrottle) flushLocked() {
+func (t *batcher) flushLocked() {
 	if t.timer != nil {
 		t.timer.Stop()
 		t.timer = nil

@@ -1,4 +1,4 @@
-package app
+package kidrun
 
 import (
 	"strings"
@@ -50,7 +50,7 @@ func TestOutputThrottle(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSink()
 			// Timers of an hour never fire during the test: only the bound and Flush send.
-			th := &outputThrottle{emit: s.emit, interval: time.Hour, gather: time.Hour, maxBytes: 8}
+			th := &batcher{emit: s.emit, interval: time.Hour, gather: time.Hour, maxBytes: 8}
 			for _, w := range tc.writes {
 				th.Output(w[0], w[1])
 			}
@@ -69,7 +69,7 @@ func TestOutputThrottle(t *testing.T) {
 // time; what comes within the interval after it waits for the interval.
 func TestOutputThrottleTimer(t *testing.T) {
 	s := newSink()
-	th := &outputThrottle{emit: s.emit, interval: 200 * time.Millisecond, gather: time.Millisecond, maxBytes: 1 << 20}
+	th := &batcher{emit: s.emit, interval: 200 * time.Millisecond, gather: time.Millisecond, maxBytes: 1 << 20}
 	next := func() time.Time {
 		select {
 		case <-s.each:
@@ -99,7 +99,7 @@ func TestOutputThrottleTimer(t *testing.T) {
 // sent after the interval.
 func TestOutputThrottleWaitsForTheLine(t *testing.T) {
 	s := newSink()
-	th := &outputThrottle{emit: s.emit, interval: 100 * time.Millisecond, gather: time.Millisecond, maxBytes: 1 << 20}
+	th := &batcher{emit: s.emit, interval: 100 * time.Millisecond, gather: time.Millisecond, maxBytes: 1 << 20}
 	start := time.Now()
 	th.Output("stdout", "UP")
 	time.Sleep(10 * time.Millisecond) // a slow reader: the pieces come apart
@@ -131,7 +131,7 @@ func TestOutputThrottleWaitsForTheLine(t *testing.T) {
 // A flood of small pieces is a handful of events, and all of it arrives.
 func TestOutputThrottleFlood(t *testing.T) {
 	s := newSink()
-	th := newOutputThrottle(s.emit)
+	th := newBatcher(s.emit)
 	var want strings.Builder
 	for i := 0; i < 100000; i++ {
 		line := strings.Repeat("x", i%7) + "\n"

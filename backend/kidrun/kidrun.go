@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -203,6 +204,12 @@ type Request struct {
 	// runs after the program in the same sandbox (kidrunner.py --check) and
 	// its verdict comes back in Result.Checks, in this order.
 	CheckFiles []string
+	// ReplaySteps bounds the bytes of drawing steps the result carries for
+	// replay (Result.Drawing); 0, or steps that do not fit, carry none and
+	// the SVG alone stands. A live window run gets its steps as they are
+	// drawn and needs none; a reader that did not see the run asks for up
+	// to MaxReplaySteps.
+	ReplaySteps int
 	// Live runs the program live (docs/runner-protocol.md, "Live runs"): the
 	// turtle keeps CPython's time, takes events through Run.Send and sends
 	// live frames to an Observer that is a LiveObserver.
@@ -271,6 +278,9 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 	files := append([]sandbox.Mount{{Host: progPath, Sandbox: sandbox.ScratchDir + "/" + name}},
 		e.dataMounts(staging, name, req.DataFiles)...)
 	args, ro := e.runnerArgs(lang, req.Live, req.CheckFiles)
+	if req.ReplaySteps > 0 {
+		args = append(args, "--replay-steps", strconv.Itoa(min(req.ReplaySteps, MaxDrawingSteps)))
+	}
 	if UsesMatplotlib(req.Code) {
 		if dir := e.fontCacheDir(ctx); dir != "" {
 			args = append(args, "--mpl-cache", mplCacheDir)

@@ -3,17 +3,14 @@ package kidrun
 import (
 	"encoding/base64"
 	"encoding/json"
-	"math"
-	"strconv"
 
-	"kidcoder/backend/text"
 	"kidcoder/sandbox"
 )
 
 // Result is the outcome of one run: the `run --json` object of docs/contracts.md §2
 // plus the fields the classroom needs (drawing steps, stop, limits, message).
 type Result struct {
-	Status     string          `json:"status"`
+	Status     string          `json:"status" enum:"ok,error,timeout,memory_limit,output_limit,killed,sandbox_unavailable"`
 	ExitCode   int             `json:"exit_code"`
 	DurationMS int64           `json:"duration_ms"`
 	Stdout     string          `json:"stdout"`
@@ -27,9 +24,12 @@ type Result struct {
 	// not: "cpu" (the run's CPU time), "idle" (waited for input too long),
 	// "quiet" (a live run got no input for the idle time), "files" (the
 	// scratch's file count); absent otherwise.
-	Limit  string `json:"limit,omitempty"`
+	Limit  string `json:"limit,omitempty" enum:"cpu,idle,quiet,files"`
 	Limits Limits `json:"limits"`
-	// Message explains a limit or a stop in the chosen language; "" otherwise.
+	// Outcome names the limit or stop that ended the run, for each reader
+	// to word in its language; absent for a run that ended by itself.
+	Outcome *Outcome `json:"outcome,omitempty"`
+	// Message is Outcome in the run's language; "" without one.
 	Message string   `json:"message,omitempty"`
 	Notices []string `json:"notices,omitempty"`
 	// Checks are the verdicts of Request.CheckFiles, in order, as reported
@@ -53,7 +53,7 @@ type ErrorInfo struct {
 
 // Image is a drawing or a plot.
 type Image struct {
-	Mime string `json:"mime"`
+	Mime string `json:"mime" enum:"image/svg+xml,image/png"`
 	Data string `json:"data"` // base64
 }
 
@@ -65,6 +65,18 @@ type Limits struct {
 	MemoryMiB    int64   `json:"memoryMiB"`
 	OutputKiB    int64   `json:"outputKiB"`
 	ScratchFiles int64   `json:"scratchFiles"`
+}
+
+// LimitsOf is what policy p says of a run's bounds, as a result names them.
+func LimitsOf(p sandbox.Policy) Limits {
+	return Limits{
+		WallSeconds:  p.WallTime.Seconds(),
+		CPUSeconds:   p.CPUTime.Seconds(),
+		IdleSeconds:  p.IdleTime.Seconds(),
+		MemoryMiB:    p.MemoryBytes >> 20,
+		OutputKiB:    p.OutputBytes >> 10,
+		ScratchFiles: p.ScratchFiles,
+	}
 }
 
 func (e *ErrorInfo) clean() *ErrorInfo {
@@ -107,62 +119,13 @@ func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string)
 		Limit:      out.Limit,
 		Notices:    rep.Notices,
 		Checks:     rep.Checks,
-		Limits: Limits{
-			WallSeconds:  p.WallTime.Seconds(),
-			CPUSeconds:   p.CPUTime.Seconds(),
-			IdleSeconds:  p.IdleTime.Seconds(),
-			MemoryMiB:    p.MemoryBytes >> 20,
-			OutputKiB:    p.OutputBytes >> 10,
-			ScratchFiles: p.ScratchFiles,
-		},
+		Limits:     LimitsOf(p),
 	}
 	// The runner's explanation only stands beside a verdict that agrees with it.
 	if out.Status == sandbox.StatusError || out.Status == sandbox.StatusMemory {
 		r.Error = rep.Error
 	}
-	r.Message = limitMessage(r, lang)
+	r.Outcome = outcomeOf(r)
+	r.Message = r.Outcome.Text(lang)
 	return r
-}
-
-func limitMessage(r *Result, lang string) string {
-	key := ""
-	switch {
-	case r.Stopped:
-		key = "limit.stopped"
-	case r.Limit != "":
-		key = "limit." + r.Limit
-	case r.Status == string(sandbox.StatusTimeout):
-		key = "limit.timeout"
-	case r.Status == string(sandbox.StatusMemory):
-		key = "limit.memory"
-	case r.Status == string(sandbox.StatusOutput):
-		key = "limit.output"
-	case r.Status == string(sandbox.StatusKilled):
-		key = "limit.killed"
-	default:
-		return ""
-	}
-	return text.Get(key, lang, map[string]string{
-		"seconds": strconv.FormatFloat(r.Limits.WallSeconds, 'f', -1, 64),
-		"cpu":     strconv.FormatFloat(r.Limits.CPUSeconds, 'f', -1, 64),
-		"idle":    strconv.FormatFloat(r.Limits.IdleSeconds, 'f', -1, 64),
-		"minutes": strconv.FormatFloat(math.Round(r.Limits.IdleSeconds/6)/10, 'f', -1, 64),
-		"files":   strconv.FormatInt(r.Limits.ScratchFiles, 10),
-		"memory":  sizeText(r.Limits.MemoryMiB << 20),
-		"size":    sizeText(r.Limits.OutputKiB << 10),
-	})
-}
-
-// sizeText is a size as the window shows it (frontend formatSize): "64 KB",
-// "1 MB", "1.5 MB", "4 GB".
-func sizeText(bytes int64) string {
-	const mib = 1 << 20
-	oneDecimal := func(x float64) string { return strconv.FormatFloat(math.Round(x*10)/10, 'f', -1, 64) }
-	switch {
-	case bytes < mib:
-		return strconv.FormatInt(max(1, int64(math.Round(float64(bytes)/1024))), 10) + " KB"
-	case bytes >= 1024*mib:
-		return oneDecimal(float64(bytes)/(1024*mib)) + " GB"
-	}
-	return oneDecimal(float64(bytes)/mib) + " MB"
 }

@@ -209,9 +209,7 @@ func (s *Server) checkLesson(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		return nil, err
 	}
 	defer release()
-	policy := s.eng.Policy()
-	policy.WallTime = s.timeout(nil)
-	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
+	policy := kidrun.PolicyFor(s.eng.Policy(), s.timeout(nil))
 	// The attempt is not recorded: the child's progress is the child's own.
 	rep, err := packs.CheckExercise(ctx, packs.EngineRunner{Engine: s.eng, Policy: &policy}, in, ex, []byte(code), lang)
 	if errors.Is(err, sandbox.ErrUnavailable) || errors.Is(err, kidrun.ErrNoPython) {

@@ -7,7 +7,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"kidcoder/backend/text"
-	"kidcoder/frontend/card"
 )
 
 // prompt is one tutor prompt: its message, in zh and en, with {name}
@@ -66,6 +65,6 @@ func (s *Server) addCard() {
 	s.mcp.AddResource(&mcp.Resource{URI: CardURI, Name: "classroom", Title: text.Get("mcp.card.title", s.lang, nil),
 		Description: text.Get("mcp.card.description", s.lang, nil), MIMEType: CardMIME},
 		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: CardURI, MIMEType: CardMIME, Text: string(card.HTML)}}}, nil
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: CardURI, MIMEType: CardMIME, Text: string(s.card)}}}, nil
 		})
 }

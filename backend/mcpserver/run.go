@@ -74,10 +74,9 @@ func (s *Server) runPython(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	}
 	defer release()
 
-	policy := s.eng.Policy()
-	policy.WallTime = s.timeout(a.TimeoutSeconds)
-	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
-	run, err := s.eng.Start(ctx, kidrun.Request{Code: []byte(*a.Code), Name: "main.py", Lang: lang, Stdin: stdin, Policy: &policy, Live: tl != nil}, nil)
+	policy := kidrun.PolicyFor(s.eng.Policy(), s.timeout(a.TimeoutSeconds))
+	run, err := s.eng.Start(ctx, kidrun.Request{Code: []byte(*a.Code), Name: "main.py", Lang: lang, Stdin: stdin, Policy: &policy,
+		Live: tl != nil, ReplaySteps: kidrun.MaxReplaySteps}, nil)
 	if err != nil {
 		return unavailable(err, lang), nil
 	}

@@ -1,6 +1,10 @@
 package mcpserver
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"kidcoder/backend/contract"
+)
 
 // The tools' JSON Schemas (2020-12). resultSchema is the `kidcoder run
 // --json` object (docs/contracts.md §2), kidrun.Result.
@@ -18,58 +22,9 @@ var (
   "additionalProperties": false
 }`)
 
-	resultSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "status": {"type": "string", "enum": ["ok", "error", "timeout", "memory_limit", "output_limit", "killed", "sandbox_unavailable"]},
-    "exit_code": {"type": "integer"},
-    "duration_ms": {"type": "integer"},
-    "stdout": {"type": "string"},
-    "stderr": {"type": "string"},
-    "truncated": {"type": "boolean"},
-    "error": {
-      "type": ["object", "null"],
-      "properties": {
-        "type": {"type": "string"},
-        "message": {"type": "string"},
-        "line": {"type": ["integer", "null"]},
-        "hint": {"type": "string"}
-      }
-    },
-    "images": {
-      "type": "array",
-      "items": {
-        "type": "object",
-        "properties": {
-          "mime": {"type": "string", "enum": ["image/png", "image/svg+xml"]},
-          "data": {"type": "string", "contentEncoding": "base64"}
-        },
-        "required": ["mime", "data"]
-      }
-    },
-    "drawing": {"description": "The turtle drawing's steps, for replay (docs/runner-protocol.md)."},
-    "stopped": {"type": "boolean"},
-    "limit": {"type": "string"},
-    "limits": {
-      "type": "object",
-      "properties": {
-        "wallSeconds": {"type": "number"},
-        "cpuSeconds": {"type": "number"},
-        "idleSeconds": {"type": "number"},
-        "memoryMiB": {"type": "integer"},
-        "outputKiB": {"type": "integer"},
-        "scratchFiles": {"type": "integer"}
-      }
-    },
-    "message": {"type": "string"},
-    "notices": {"type": "array", "items": {"type": "string"}},
-    "checks": {
-      "type": "array",
-      "items": {"type": "object", "properties": {"ok": {"type": "boolean"}, "message": {"type": "string"}}}
-    }
-  },
-  "required": ["status", "exit_code", "duration_ms", "stdout", "stderr", "truncated", "error", "images", "limits"]
-}`)
+	// resultSchema is generated from the Go type itself, as the window's
+	// types are: one definition of a run's shape.
+	resultSchema = contract.ResultSchema()
 
 	pathSchema = json.RawMessage(`{
   "type": "object",

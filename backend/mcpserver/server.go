@@ -39,6 +39,9 @@ type Options struct {
 	Lessons *lessons.Library
 	// AllowWrite adds write_lesson.
 	AllowWrite bool
+	// Card is the classroom card's HTML (an MCP App), served as CardURI;
+	// the command that starts the server brings the built one.
+	Card []byte
 }
 
 // Server is the MCP server of one kidcoder process.
@@ -48,6 +51,7 @@ type Server struct {
 	set  settings.Settings
 	lib  *lessons.Library
 	lang string
+	card []byte
 
 	mu    sync.Mutex
 	gates map[*mcp.ServerSession]*gate
@@ -63,7 +67,7 @@ type Server struct {
 
 // New makes the server with its tools, prompts and the card resource.
 func New(opts Options) *Server {
-	s := &Server{eng: opts.Engine, set: opts.Settings.Clamp(), lib: opts.Lessons, gates: map[*mcp.ServerSession]*gate{}}
+	s := &Server{eng: opts.Engine, set: opts.Settings.Clamp(), lib: opts.Lessons, gates: map[*mcp.ServerSession]*gate{}, card: opts.Card}
 	s.lang = s.set.Lang
 	if s.lang == "" {
 		s.lang = text.System()
@@ -190,9 +194,5 @@ func (s *Server) langOf(tool, l string) (string, error) {
 
 // timeout is the window's timeout, or the call's clamped as the settings clamp it.
 func (s *Server) timeout(sec *float64) time.Duration {
-	if sec == nil {
-		return time.Duration(s.set.TimeoutSeconds) * time.Second
-	}
-	v := min(max(*sec, settings.MinTimeout), settings.MaxTimeout)
-	return time.Duration(v * float64(time.Second))
+	return kidrun.ClampTimeout(sec, kidrun.SettingsTimeout(s.set))
 }

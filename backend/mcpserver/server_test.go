@@ -22,7 +22,6 @@ import (
 	"kidcoder/backend/lessons"
 	"kidcoder/backend/packs"
 	"kidcoder/backend/settings"
-	"kidcoder/frontend/card"
 	"kidcoder/sandbox"
 )
 
@@ -80,8 +79,11 @@ func lessonsDir(t *testing.T) (string, *lessons.Library) {
 	return root, lib
 }
 
+// testCard stands for the built classroom card, which the command brings.
+var testCard = []byte("<!doctype html><title>课堂 card</title>")
+
 func newServer(t *testing.T, eng *kidrun.Engine, lib *lessons.Library, allowWrite bool) *Server {
-	return New(Options{Engine: eng, Settings: settings.Settings{Lang: "en"}, Lessons: lib, AllowWrite: allowWrite})
+	return New(Options{Engine: eng, Settings: settings.Settings{Lang: "en"}, Lessons: lib, AllowWrite: allowWrite, Card: testCard})
 }
 
 func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
@@ -295,7 +297,7 @@ func TestPromptsAndCard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rr.Contents) != 1 || rr.Contents[0].MIMEType != "text/html;profile=mcp-app" || rr.Contents[0].Text != string(card.HTML) {
+	if len(rr.Contents) != 1 || rr.Contents[0].MIMEType != "text/html;profile=mcp-app" || rr.Contents[0].Text != string(testCard) {
 		t.Fatalf("card resource = %+v", rr.Contents)
 	}
 }

@@ -130,16 +130,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if l == "" {
 		l = text.System()
 	}
-	policy := sandbox.DefaultPolicy()
-	if *timeout > 0 {
-		if *timeout > 600 {
-			*timeout = 600
-		}
-		policy.WallTime = time.Duration(*timeout * float64(time.Second))
-		if policy.CPUTime < policy.WallTime {
-			policy.CPUTime = policy.WallTime
-		}
-	}
+	policy := kidrun.PolicyFor(sandbox.DefaultPolicy(), time.Duration(min(*timeout, 600)*float64(time.Second)))
 
 	fail := func(err error) int {
 		code := 1
@@ -166,6 +157,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		obs = streamObserver{stdout: stdout, stderr: stderr}
 	}
 	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: data, Live: timeline != nil}
+	if *asJSON {
+		req.ReplaySteps = kidrun.MaxReplaySteps // a reader of the JSON saw nothing drawn
+	}
 	if req.Stdin == nil {
 		req.Stdin = []byte{}
 	}

@@ -11,7 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
+
+	"kidcoder/frontend/card"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -61,9 +62,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kidcoder mcp: no lessons folder, so no lesson tools: %s\n", lessons.ProblemOf(err).In(lang))
 	}
 
-	policy := sandbox.DefaultPolicy()
-	policy.WallTime = time.Duration(set.TimeoutSeconds) * time.Second
-	policy.CPUTime = max(policy.CPUTime, policy.WallTime)
+	policy := kidrun.PolicyFor(sandbox.DefaultPolicy(), kidrun.SettingsTimeout(set))
 	eng, err := kidrun.New(kidrun.Options{Python: set.Python, Policy: policy})
 	if err != nil {
 		fmt.Fprintf(stderr, "kidcoder: %s\n", explain(err, lang))
@@ -80,7 +79,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		eng.KeepWarm(kidrun.Warmth{})
 	}
 	defer eng.Close()
-	srv := mcpserver.New(mcpserver.Options{Engine: eng, Settings: set, Lessons: lib, AllowWrite: *allowWrite})
+	srv := mcpserver.New(mcpserver.Options{Engine: eng, Settings: set, Lessons: lib, AllowWrite: *allowWrite, Card: card.HTML})
 	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
 	if err := srv.Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "kidcoder mcp: %v\n", err)
