@@ -105,6 +105,12 @@ type Mount struct {
 	Sandbox string
 }
 
+// DataFile is a read-only file of the scratch directory made from bytes.
+type DataFile struct {
+	Sandbox string // a path under ScratchDir
+	Data    []byte
+}
+
 // Spec is one program to run inside the sandbox.
 type Spec struct {
 	Policy Policy
@@ -118,6 +124,10 @@ type Spec struct {
 	// Files are host files placed read-only inside the scratch directory
 	// (Sandbox is a path under ScratchDir): the program and its data files.
 	Files []Mount
+	// Data are files placed read-only inside the scratch directory like
+	// Files, from memory: a program given as bytes needs no staging folder
+	// on the host to be written, and removed, around every run.
+	Data []DataFile
 	// Writable are host directories mounted read-write; used only by trusted
 	// set-up runs (building the matplotlib font cache), never for a child's code.
 	Writable []Mount

@@ -360,7 +360,8 @@ func closeInheritedOnExec() {
 // trees (Python layer, bytecode, font cache, check scripts) into the
 // sandbox's root, the program and its data files into the scratch. Each
 // is opened without following a link and checked to be a regular file on
-// the open descriptor, which is what bwrap then reads.
+// the open descriptor, which is what bwrap then reads. Spec.Data goes in
+// sealed memory files.
 func (s *sysState) openCopies(spec Spec) ([]fileCopy, error) {
 	budget := int64(maxStageBytes)
 	var out []fileCopy
@@ -415,7 +416,43 @@ func (s *sysState) openCopies(spec Spec) ([]fileCopy, error) {
 			return nil, fmt.Errorf("sandbox: %s: %w", m.Host, err)
 		}
 	}
+	for _, d := range spec.Data {
+		if len(out) >= maxCopies {
+			return nil, fmt.Errorf("sandbox: more than %d files to copy", maxCopies)
+		}
+		if int64(len(d.Data)) > budget {
+			return nil, fmt.Errorf("sandbox: %s: %w", d.Sandbox, errStageTooBig)
+		}
+		f, err := sealedMemfd(d.Data)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %s: %w", d.Sandbox, err)
+		}
+		budget -= int64(len(d.Data))
+		s.copies = append(s.copies, f)
+		out = append(out, fileCopy{Sandbox: d.Sandbox, Bind: true})
+	}
 	return out, nil
+}
+
+// sealedMemfd is a memory file holding data, read from its start. It is
+// sealed: nothing can change what bwrap copies from it.
+func sealedMemfd(data []byte) (*os.File, error) {
+	fd, err := unix.MemfdCreate("kidcoder-data", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		return nil, fmt.Errorf("memfd: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "kidcoder-data")
+	if _, err = f.Write(data); err == nil {
+		_, err = unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE)
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("memfd: %w", err)
+	}
+	return f, nil
 }
 
 // openRegular opens path for reading without following a final symlink

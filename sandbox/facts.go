@@ -79,6 +79,10 @@ func machineStamp(tool string) string {
 // UseCache loads the facts a passing self-test stored in dir, where they
 // still hold. Call it before FindPython and Start; it is safe to skip.
 func UseCache(dir string) {
+	// Where run groups go is this process's own finding, never cached, and
+	// costs a dozen round trips to the control-group file system: it is
+	// found meanwhile, so the first run does not wait for it.
+	go ContainmentInfo()
 	b, err := os.ReadFile(filepath.Join(dir, factsFile))
 	if err != nil {
 		return

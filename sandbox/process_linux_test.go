@@ -443,3 +443,47 @@ func TestRunOutsideItsGroupNeverStarts(t *testing.T) {
 		t.Errorf("processes %v of the run remain", pids)
 	}
 }
+
+// Files given as bytes are in the scratch exactly, read-only, like files
+// given by host path; what is over the staging bound is refused unrun.
+func TestDataFiles(t *testing.T) {
+	needSandbox(t)
+	data := []byte("línea 1\n\x00\xff binary\n")
+	code := `import os
+print(open("data.bin", "rb").read() == ` + pyBytes(data) + `)
+for name in ("data.bin", "prog.py"):
+    try:
+        open(name, "ab").write(b"x")
+        print(name, "WRITABLE")
+    except OSError:
+        print(name, "read-only")
+`
+	spec := Spec{Policy: testPolicy(), Python: testPython, Args: []string{"-I", "-B", ScratchDir + "/prog.py"},
+		Data: []DataFile{{Sandbox: ScratchDir + "/prog.py", Data: []byte(code)}, {Sandbox: ScratchDir + "/data.bin", Data: data}}}
+	p, err := Start(context.Background(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.CloseInput()
+	o := p.Wait()
+	want := "True\ndata.bin read-only\nprog.py read-only\n"
+	if o.Status != StatusOK || string(o.Stdout) != want {
+		t.Errorf("status %s, stdout %q, want %q; stderr %q", o.Status, o.Stdout, want, o.Stderr)
+	}
+
+	spec.Data = []DataFile{{Sandbox: ScratchDir + "/big.bin", Data: make([]byte, maxStageBytes+1)}}
+	if _, err := Start(context.Background(), spec, nil); !errors.Is(err, errStageTooBig) {
+		t.Errorf("a file over the staging bound: %v, want %v", err, errStageTooBig)
+	}
+}
+
+// pyBytes is a Python bytes literal of b.
+func pyBytes(b []byte) string {
+	var s strings.Builder
+	s.WriteString(`b"`)
+	for _, c := range b {
+		s.WriteString(`\x` + strconv.FormatUint(uint64(c)>>4, 16) + strconv.FormatUint(uint64(c)&15, 16))
+	}
+	s.WriteString(`"`)
+	return s.String()
+}

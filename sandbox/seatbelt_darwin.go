@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,6 +91,18 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 			return nil, nil, err
 		}
 		if err := copyFile(f.Host, dst, 0o444, &budget); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, d := range spec.Data {
+		dst := hostPath(d.Sandbox, s.scratch, nil)
+		if dst == d.Sandbox {
+			return nil, nil, &UnavailableError{Reason: "file " + d.Sandbox + " is not under " + ScratchDir}
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return nil, nil, err
+		}
+		if err := writeData(dst, d.Data, 0o444, &budget); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -214,3 +227,24 @@ const fionread = 0x4004667f
 
 // ProcessLimits: the profile denies fork, so the one process is the run.
 func ProcessLimits(p Policy) (addressSpace int64, procs int) { return p.MemoryBytes, 1 }
+
+// writeData writes data to a new file dst with mode perm; budget is the
+// bytes still allowed and is decreased by what was written.
+func writeData(dst string, data []byte, perm fs.FileMode, budget *int64) error {
+	if int64(len(data)) > *budget {
+		return errStageTooBig
+	}
+	*budget -= int64(len(data))
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(data)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(dst, perm) // the umask must not narrow it
+	}
+	return err
+}
