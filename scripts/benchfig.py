@@ -64,13 +64,15 @@ def show(now_path, key, value, label):
     last, unit, target = rows[key]
     value = float(value)
     parts = ["last note: " + (fmt(last, unit) if last is not None else "none")]
-    if target not in ("", "-"):
+    if target == "ref":
+        parts.append("reference: slower means a busier machine")
+    elif target not in ("", "-"):
         parts.append("target " + target + ("x" if unit == "x" else " " + unit))
     line = "%s: now %s (%s)" % (label, fmt(value, unit), ", ".join(parts))
     met = target_met(value, target)
     if met is False:
         line += " -- target missed"
-    if last:
+    if last and target != "ref":
         worse = (last - value) / last if higher_is_better(target) else (value - last) / last
         if worse > TOLERANCE:
             line += "  <<< WORSE by %d%% than the last note" % round(worse * 100)
