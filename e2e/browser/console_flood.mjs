@@ -174,12 +174,14 @@ async function main() {
       return last?.textContent === 'the last line' && b.bottom <= c.getBoundingClientRect().bottom + 1;
     }, null, 10000));
 
-    // The Go app ends a run that prints past the output limit with this result.
+    // The Go app ends a run that prints past the output limit with this result: the outcome names the limit.
     await page.evaluate(() => {
       const fake = window.__kidcoderFake;
+      const limits = { wallSeconds: 10, cpuSeconds: 10, idleSeconds: 300, memoryMiB: 512, outputKiB: 1024, scratchFiles: 10000 };
+      const outcome = { key: 'limit.output', values: { seconds: '10', cpu: '10', idle: '300', minutes: '5', files: '10000', memory: '512 MB', size: '1 MB' } };
       fake.emit('run:done', {
         runId: fake.lastRunId(),
-        result: { status: 'output_limit', exit_code: -1, duration_ms: 900, stdout: '', stderr: '', truncated: true, error: null, images: [], drawing: null, limits: { outputKiB: 1024 } },
+        result: { status: 'output_limit', exit_code: -1, duration_ms: 900, stdout: '', stderr: '', truncated: true, error: null, images: [], drawing: null, limits, outcome },
       });
     });
     await page.locator('.console .box.warn').waitFor({ timeout: 10000 });

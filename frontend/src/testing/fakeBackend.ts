@@ -23,7 +23,6 @@ import type {
 } from '../lib/backend';
 import * as GoApp from '../lib/wailsjs/go/app/App';
 import { utf8ToBase64 } from '../lib/base64';
-import { outcomeText } from '../lib/catalogue';
 import { defaultLimits } from '../lib/contract.gen';
 import { formatSize } from '../lib/sandboxAbout';
 import { createFakeLessons, type FakeLessonsOptions } from './fakeLessons';
@@ -288,10 +287,8 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
         Object.assign(result, { status: 'killed', exit_code: -1, stopped: true });
         key = 'limit.stopped';
       }
-      if (key) {
-        result.outcome = fakeOutcome(key, limits);
-        result.message = outcomeText(lang, key, result.outcome.values);
-      }
+      // The window words the outcome itself (the engine's `message` is for readers without the catalogue).
+      if (key) result.outcome = fakeOutcome(key, limits);
       emit(EventRunDone, { runId, result });
     };
 
