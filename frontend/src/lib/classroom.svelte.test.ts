@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
 import { EditorView } from '@codemirror/view';
-import type { Backend, EventPayloads, RunRequest, RunResult, SandboxStatus, Settings } from './backend';
+import type { Backend, Drawing, DrawStep, EventPayloads, RunRequest, RunResult, SandboxStatus, Settings } from './backend';
 import { Classroom, newRunId } from './classroom.svelte';
 import { checkingStatus, fakeContainment, fakeLimits, fakeOutcome } from '../testing/fakeBackend';
 import { defaultLimits } from './contract.gen';
 import { headline } from './outcome';
+import { Player } from './player';
 import { createFakeLessons, type FakeLessonsOptions } from '../testing/fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from './events';
 
@@ -504,7 +505,7 @@ describe('Classroom live runs', () => {
     };
   }
   const svg = [{ mime: 'image/svg+xml' as const, data: 'PHN2Zy8+' }];
-  const step = (d: number) => ({ k: 'move', t: 0, s: 5, x1: 0, y1: 0, x2: 50, y2: 0, c: '#ff0000', w: 1, d });
+  const step = (d: number): DrawStep => ({ k: 'move', t: 0, s: 5, x1: 0, y1: 0, x2: 50, y2: 0, c: '#ff0000', w: 1, d });
 
   async function liveSetup() {
     const b = new ScriptedBackend();
@@ -564,6 +565,46 @@ describe('Classroom live runs', () => {
       'SendEvent run-2 {"type":"key","key":"Right","down":true}',
       'SendEvent run-2 {"type":"answer","text":"小明"}',
     ]);
+  });
+
+  it('watch again replays the steps the live run drew, from the window: the result carries only the picture', async () => {
+    const { b, room } = await liveSetup();
+    expect(room.drawing.canReplay).toBe(false);
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'screen', width: 300, height: 200, bg: '#000080', scale: [1, 1], view: [-150, -100, 300, 200], title: '' } });
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'draw', from: 0, steps: [step(100), step(50)] } });
+    b.emit(EventRunDone, { runId: 'run-2', result: result({ images: svg, drawing: null }) });
+    expect(room.drawing.svg).toBe('PHN2Zy8+');
+    expect(room.drawing.canReplay).toBe(true);
+    expect(room.drawing.drawing).toMatchObject({ width: 300, height: 200, bg: '#000080', view: [-150, -100, 300, 200] });
+    expect(room.drawing.drawing?.steps).toEqual([step(100), step(50)]);
+    // Each step replays for the time the program spent on it.
+    expect(Player.replay(room.drawing.drawing!).end).toBe(150);
+    room.drawing.startReplay();
+    expect(room.drawing.replaying).toBe(true);
+  });
+
+  it('a live run that drew nothing, or lost a frame, offers no watch again', async () => {
+    const { b, room } = await liveSetup();
+    b.emit(EventRunDone, { runId: 'run-2', result: result({ images: svg }) });
+    expect(room.drawing.canReplay).toBe(false);
+    b.ids = ['run-3'];
+    await room.run();
+    b.emit(EventRunLive, { runId: 'run-3', frame: { type: 'draw', from: 0, steps: [step(0)] } });
+    b.emit(EventRunLive, { runId: 'run-3', frame: { type: 'draw', from: 5, steps: [step(0)] } });
+    b.emit(EventRunDone, { runId: 'run-3', result: result({ images: svg }) });
+    expect(room.drawing.canReplay).toBe(false);
+  });
+
+  it('a run shown from elsewhere (a pack check) replays its own drawing, not the last live run’s', async () => {
+    const { b, room } = await liveSetup();
+    b.emit(EventRunLive, { runId: 'run-2', frame: { type: 'draw', from: 0, steps: [step(100)] } });
+    b.emit(EventRunDone, { runId: 'run-2', result: result({ images: svg }) });
+    const checked: Drawing = { width: 400, height: 400, view: [-200, -200, 400, 400], bg: '#ffffff', steps: [step(0), step(0), step(0)], turtles: [], truncated: true };
+    room.showResult(result({ images: svg, drawing: checked }));
+    expect(room.drawing.drawing?.steps).toHaveLength(3);
+    expect(room.drawing.truncated).toBe(true);
+    room.showResult(result({ images: svg }));
+    expect(room.drawing.canReplay).toBe(false);
   });
 
   it('a new run starts with a clean live drawing', async () => {

@@ -358,15 +358,16 @@ export class Classroom {
     this.runFailure = null;
     if (result.stdout) this.console.append('stdout', result.stdout);
     if (result.stderr) this.console.append('stderr', result.stderr);
-    this.#finish(result);
+    this.#finish(result, false);
   }
 
-  #finish(result: RunResult): void {
+  /** A run is over; `live`: it was this window's live run, whose drawing the window holds for "watch again". */
+  #finish(result: RunResult, live = true): void {
     this.console.flush();
     this.running = false;
     this.waiting = null;
     this.result = result;
-    this.drawing.setResult(result);
+    this.drawing.setResult(result, live ? this.live.recording() : null);
     this.live.finish(this.drawing.svg !== null);
     const line = result.error?.line;
     if (typeof line === 'number' && line > 0) this.editor.showError(line);

@@ -1,10 +1,11 @@
-// The drawing panel's state: the final pictures of the last run, the turtle
-// replay on a canvas, and saving pictures through the backend.
+// The drawing panel's state: the final pictures of the last run, "watch
+// again" on a canvas, and saving pictures through the backend.
 
-import type { Backend, Drawing, RunResult } from './backend';
+import type { Backend, RunResult } from './backend';
 import { dataUrlPayload } from './base64';
+import type { Drawing } from './drawingTypes';
 import { canvasLayers, type Blit2D } from './paint';
-import { Replay } from './replay';
+import { Player, type Recording } from './player';
 
 export type Clock = {
   now(): number;
@@ -27,7 +28,10 @@ export class DrawingState {
   svg = $state<string | null>(null);
   /** matplotlib figures as base64 PNG, in creation order. */
   pngs = $state.raw<string[]>([]);
-  drawing = $state.raw<Drawing | null>(null);
+  /** The steps "watch again" replays: what the live run drew, or the result's drawing when the steps were not seen live. */
+  drawing = $state.raw<Recording | null>(null);
+  /** The turtle drew more steps than are recorded (the step bound): the replay shows only the beginning. */
+  truncated = $state(false);
   replaying = $state(false);
 
   #backend: Backend;
@@ -46,12 +50,19 @@ export class DrawingState {
     return !!this.drawing && this.drawing.steps.length > 0;
   }
 
-  setResult(r: RunResult | null): void {
+  /**
+   * Shows a finished run: its pictures, and for "watch again" the steps the
+   * window holds from the live run (`live`), else the result's drawing (a
+   * run that was not live, as a pack's check run).
+   */
+  setResult(r: RunResult | null, live: Recording | null = null): void {
     this.replaying = false;
     const images = r?.images ?? [];
     this.svg = images.find((i) => i.mime === 'image/svg+xml')?.data ?? null;
     this.pngs = images.filter((i) => i.mime === 'image/png').map((i) => i.data);
-    this.drawing = r?.drawing ?? null;
+    const drawing: Drawing | null = r?.drawing ?? null;
+    this.drawing = live ?? drawing;
+    this.truncated = drawing?.truncated ?? false;
   }
 
   startReplay(): void {
@@ -73,7 +84,7 @@ export class DrawingState {
       this.replaying = false;
       return () => {};
     }
-    const replay = new Replay(d);
+    const player = Player.replay(d);
     // Finished steps stay on a backing layer: a frame paints only what moves.
     const layers = canvasLayers();
     const start = this.#clock.now();
@@ -86,8 +97,8 @@ export class DrawingState {
         canvas.width = w;
         canvas.height = h;
       }
-      const { partial, complete } = replay.advanceTo(this.#clock.now() - start);
-      layers.render(ctx, replay.fit(w, h), replay.scene, partial, w, h);
+      const { partial, complete } = player.advanceTo(this.#clock.now() - start);
+      layers.render(ctx, player.fit(w, h), player.scene, partial, w, h);
       if (complete) {
         this.replaying = false;
         return;
@@ -131,7 +142,7 @@ export class DrawingState {
   }
 }
 
-async function svgToPng(svgB64: string, drawing: Drawing | null): Promise<string> {
+async function svgToPng(svgB64: string, drawing: Recording | null): Promise<string> {
   const img = new Image();
   img.src = `data:image/svg+xml;base64,${svgB64}`;
   await img.decode();
@@ -154,7 +165,7 @@ async function svgToPng(svgB64: string, drawing: Drawing | null): Promise<string
     clean.height = h;
     const c2 = clean.getContext('2d');
     if (!c2) throw e;
-    new Replay(drawing).paintFinal(c2, w, h);
+    Player.replay(drawing).paintFinal(c2, w, h);
     return dataUrlPayload(clean.toDataURL('image/png'));
   }
 }

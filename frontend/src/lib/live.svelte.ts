@@ -1,16 +1,16 @@
 // The window's side of a live run: the drawing as it grows (screen and draw
-// frames on a LiveTimeline, played on a canvas), where keys go (after the
+// frames on the Player, played on a canvas), where keys go (after the
 // program listens), the pointer, the close control and textinput/numinput
 // dialogs, all sent to the program through Backend.sendEvent.
 
-import type { Backend, DrawStep } from './backend';
+import type { Backend } from './backend';
 import type { Clock } from './drawing.svelte';
 import { keyControls, type KeyLike } from './keys';
 import { parseLiveFrame, type DialogFrame, type ScreenFrame } from './liveFrames';
-import { LiveTimeline } from './liveTimeline';
 import { canvasLayers, type Blit2D, type InProgress, type Layers } from './paint';
-import { Scene } from './scene';
-import { fitView, type ViewFit } from './view';
+import { Player, type Recording } from './player';
+import type { Scene } from './scene';
+import type { ViewFit } from './view';
 
 /** A control event for the runner (docs/runner-protocol.md, "Control lines"). */
 export type ControlEvent =
@@ -63,9 +63,7 @@ export class LiveState {
 
   readonly #backend: Backend;
   readonly #clock: Clock;
-  #timeline = new LiveTimeline();
-  #scene = new Scene();
-  #applied = 0;
+  #player = new Player(DEFAULT_SCREEN);
   /** The run has ended and the runner's final picture can replace the canvas. */
   #ended = false;
   #hasFinal = false;
@@ -83,7 +81,19 @@ export class LiveState {
 
   /** The scene as far as it has played (for tests and painting). */
   get scene(): Scene {
-    return this.#scene;
+    return this.#player.scene;
+  }
+
+  /**
+   * What this run drew, for "watch again": every step as it came, with its
+   * time, on the run's last screen; null when nothing was drawn or a frame
+   * was lost (the steps after it could not be placed).
+   */
+  recording(): Recording | null {
+    const tl = this.#player.timeline;
+    if (tl.length === 0 || tl.broken) return null;
+    const { width, height, view, scale, bg } = this.screen;
+    return { width, height, view, scale, bg, steps: tl.steps };
   }
 
   /** A new run: forget the last one's drawing, focus and dialog. */
@@ -100,9 +110,7 @@ export class LiveState {
     this.dialog = null;
     this.closed = false;
     this.steps = 0;
-    this.#timeline = new LiveTimeline();
-    this.#scene = new Scene(DEFAULT_SCREEN.bg);
-    this.#applied = 0;
+    this.#player = new Player(DEFAULT_SCREEN);
     this.#ended = false;
     this.#hasFinal = false;
     this.#pendingMove = null;
@@ -116,16 +124,16 @@ export class LiveState {
     switch (f.type) {
       case 'screen':
         this.screen = f;
-        this.#timeline.scale = f.scale;
-        this.#scene.setBackground(f.bg);
+        this.#player.setScreen(f);
         this.showing = true;
         this.#kick();
         break;
       case 'draw': {
         const now = this.#clock.now();
-        const waiting = this.#timeline.caughtUp(now);
-        const added = this.#timeline.add(f.steps, f.from, now);
-        this.steps = this.#timeline.length;
+        const timeline = this.#player.timeline;
+        const waiting = timeline.caughtUp(now);
+        const added = timeline.add(f.steps, f.from, now);
+        this.steps = timeline.length;
         this.showing = true;
         if (!added) break;
         // Nothing was left to play (a game answering a key): paint now, a frame sooner than the next tick.
@@ -169,7 +177,7 @@ export class LiveState {
 
   /** "Skip to the end": every step received plays at once; after the run, the final picture shows. */
   skip(): void {
-    this.#timeline.skip(this.#clock.now());
+    this.#player.timeline.skip(this.#clock.now());
     this.skippable = false;
     if (this.#ended && this.#hasFinal) {
       this.#stopLoop();
@@ -183,13 +191,7 @@ export class LiveState {
 
   /** Brings the scene up to `now`; returns the step in progress. */
   #advance(now: number): InProgress | null {
-    const m = this.#timeline.at(now);
-    const steps = this.#timeline.steps;
-    while (this.#applied < m.complete) {
-      this.#scene.apply(steps[this.#applied] as DrawStep, this.#applied);
-      this.#applied++;
-    }
-    return m.partial ? { step: steps[m.partial.index], p: m.partial.p } : null;
+    return this.#player.advanceTo(now).partial;
   }
 
   /** Plays frames until caught up with what arrived (and, after the run, hands over to the final picture). */
@@ -208,10 +210,10 @@ export class LiveState {
     const now = this.#clock.now();
     const partial = this.#advance(now);
     this.#paint(partial);
-    const caughtUp = this.#timeline.caughtUp(now);
+    const caughtUp = this.#player.timeline.caughtUp(now);
     this.behind = !caughtUp;
     if (caughtUp) this.skippable = false;
-    else if (this.#timeline.end - now >= SKIP_MS) this.skippable = true;
+    else if (this.#player.end - now >= SKIP_MS) this.skippable = true;
     if (!caughtUp) {
       this.#kick();
       return;
@@ -239,7 +241,7 @@ export class LiveState {
 
   /** Where the world lands on a canvas of cw × ch pixels. */
   fit(cw: number, ch: number): ViewFit {
-    return fitView(this.screen.view, cw, ch, this.screen.scale);
+    return this.#player.fit(cw, ch);
   }
 
   #paint(partial: InProgress | null): void {
@@ -255,7 +257,7 @@ export class LiveState {
       canvas.width = w;
       canvas.height = h;
     }
-    layers.render(ctx, this.fit(w, h), this.#scene, partial, w, h);
+    layers.render(ctx, this.fit(w, h), this.#player.scene, partial, w, h);
   }
 
   // ---- Keys and focus

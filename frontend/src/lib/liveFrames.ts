@@ -2,7 +2,7 @@
 // inside the sandbox, so each is checked for the fields the window uses and
 // anything else is dropped; nothing in them decides more than what is shown.
 
-import type { DrawStep } from './backend';
+import type { DrawStep } from './drawingTypes';
 import type { ViewBox } from './view';
 
 export interface ScreenFrame {

@@ -2,7 +2,7 @@
 // above them the step in progress and the turtles. Layers keeps the finished
 // items on a backing canvas so each frame only paints what moves.
 
-import type { DrawStep, Point } from './backend';
+import type { DrawStep, Point } from './drawingTypes';
 import { turnDelta, type Item, type Part, type Scene } from './scene';
 import type { ViewFit } from './view';
 

@@ -2,7 +2,7 @@
 // order, each turtle's place and look, and the background. Steps of the
 // drawing model (docs/runner-protocol.md) are applied to it one by one.
 
-import type { DrawStep, Point, ShapePart, TurtleInfo } from './backend';
+import type { DrawStep, Point, ShapePart, TurtleInfo } from './drawingTypes';
 
 // CPython's built-in shapes, pointing up (+y) in the turtle's own frame, in screen pixels.
 export const SHAPES: Record<string, Point[]> = {

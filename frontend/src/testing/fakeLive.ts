@@ -5,7 +5,7 @@
 
 import type { DrawStep } from '../lib/backend';
 import type { ControlEvent } from '../lib/live.svelte';
-import { buildTimeline } from '../lib/replay';
+import { Timeline } from '../lib/player';
 
 export interface LiveRunPort {
   /** Sends a live frame of this run. */
@@ -21,16 +21,17 @@ export const FAKE_SCREEN = { type: 'screen', width: 400, height: 400, bg: '#ffff
 
 /** Sends `steps` as the runner does in a live run: each with its `ms`, in a frame when it starts; returns the next step number. */
 export async function playSteps(port: LiveRunPort, steps: readonly DrawStep[], from: number): Promise<number> {
-  const tl = buildTimeline(steps);
+  const durations = Timeline.of(steps).durations;
   let batch: DrawStep[] = [];
   let batchFrom = from;
   for (let i = 0; i < steps.length && !port.stopped(); i++) {
-    batch.push({ ...steps[i], ms: tl.durations[i] });
-    if (tl.durations[i] > 0) {
+    const ms = durations[i];
+    batch.push({ ...steps[i], ms });
+    if (ms > 0) {
       port.frame({ type: 'draw', from: batchFrom, steps: batch });
       batchFrom = from + i + 1;
       batch = [];
-      await port.wait(tl.durations[i]);
+      await port.wait(ms);
     }
   }
   if (batch.length) port.frame({ type: 'draw', from: batchFrom, steps: batch });
