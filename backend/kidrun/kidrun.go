@@ -266,17 +266,17 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 	if len(req.CheckFiles) > MaxCheckFiles {
 		return nil, fmt.Errorf("at most %d check files", MaxCheckFiles)
 	}
-	staging, err := os.MkdirTemp("", "kidcoder-prog-")
-	if err != nil {
-		return nil, fmt.Errorf("staging the program: %w", err)
+	// The program goes in as bytes; only a lesson's data files need a
+	// staging folder, for the copies taken now.
+	var staging string
+	var files []sandbox.Mount
+	if len(req.DataFiles) > 0 {
+		var err error
+		if staging, err = os.MkdirTemp("", "kidcoder-prog-"); err != nil {
+			return nil, fmt.Errorf("staging the data files: %w", err)
+		}
+		files = e.dataMounts(staging, name, req.DataFiles)
 	}
-	progPath := filepath.Join(staging, name)
-	if err := os.WriteFile(progPath, req.Code, 0o644); err != nil {
-		os.RemoveAll(staging)
-		return nil, fmt.Errorf("staging the program: %w", err)
-	}
-	files := append([]sandbox.Mount{{Host: progPath, Sandbox: sandbox.ScratchDir + "/" + name}},
-		e.dataMounts(staging, name, req.DataFiles)...)
 	args, ro := e.runnerArgs(lang, req.Live, req.CheckFiles)
 	if req.ReplaySteps > 0 {
 		args = append(args, "--replay-steps", strconv.Itoa(min(req.ReplaySteps, MaxDrawingSteps)))
@@ -296,12 +296,13 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		Args:     args,
 		ReadOnly: ro,
 		Files:    files,
+		Data:     []sandbox.DataFile{{Sandbox: sandbox.ScratchDir + "/" + name, Data: req.Code}},
 		Frames:   true,
 		Live:     req.Live,
 	}
 	proc, err := sandbox.Start(ctx, spec, coll)
 	if err != nil {
-		os.RemoveAll(staging)
+		removeStaging(staging)
 		return nil, err
 	}
 	return e.begin(proc, coll, req, policy, lang, staging), nil
@@ -384,7 +385,7 @@ func (r *Run) Done() <-chan struct{} { return r.done }
 
 func (r *Run) finish() {
 	out := r.proc.Wait()
-	os.RemoveAll(r.staging)
+	removeStaging(r.staging)
 	r.coll.flush()
 	r.result = buildResult(out, r.coll.report(), r.policy, r.lang)
 	close(r.done)
@@ -408,6 +409,13 @@ func (e *Engine) fontCacheDir(ctx context.Context) string {
 func hasFontList(dir string) bool {
 	m, _ := filepath.Glob(filepath.Join(dir, "fontlist-*.json"))
 	return len(m) > 0
+}
+
+// removeStaging removes a staging folder; "" is none.
+func removeStaging(dir string) {
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
 }
 
 // copyFile copies a regular file into the staging folder from the very
