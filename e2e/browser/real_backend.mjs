@@ -71,6 +71,13 @@ async function main() {
     check('star demo runs on open and prints', /star|星星/.test(demo), demo.slice(0, 200));
     await page.screenshot({ path: join(artifacts, 'browser-real-star.png') });
 
+    // Watch again replays the star from the steps the live run drew: the result brings only its picture.
+    await page.locator('button.watch').click();
+    const replaying = await page.locator('[data-panel="drawing"] .stage:not(.live) canvas').waitFor({ timeout: 5000 }).then(() => true, () => false);
+    check('watch again replays the star the live run drew', replaying);
+    const replayed = await page.locator('[data-panel="drawing"] .stage img').first().waitFor({ timeout: 30000 }).then(() => true, () => false);
+    check('watch again ends on the final picture', replayed);
+
     // Chinese and emoji round-trip, and a square drawing.
     await setProgram(page, 'import turtle\nprint("你好，世界 🐢🌟")\nt = turtle.Turtle()\nfor i in range(4):\n    t.forward(100)\n    t.left(90)\nprint(t.pos())\n');
     await runAndWait(page);
@@ -146,6 +153,17 @@ async function main() {
     const runLabel = await page.locator('button.run').innerText();
     check('language switches to Chinese', /跑/.test(runLabel), runLabel);
     await page.screenshot({ path: join(artifacts, 'browser-real-zh.png') });
+    const limitZh = await page.locator('.console .box.warn').innerText().catch(() => '');
+    check('the limit message is worded again in Chinese', limitZh.includes('运行超过 10 秒'), limitZh);
+
+    // The star lesson now holds the child's last program; the ⭐ button still brings the star back.
+    const childCode = await page.locator('.cm-content').innerText();
+    const beforeStar = await page.evaluate(() => window.__runsDone);
+    await page.locator('button.star').click();
+    await page.waitForFunction((n) => window.__runsDone > n, beforeStar, { timeout: 30000 });
+    text = await consoleText(page);
+    check('the star button runs the built-in star', /star|星星/.test(text) && (await page.locator('[data-panel="drawing"] img').count()) > 0, text.slice(0, 200));
+    check('the star button leaves the child’s star lesson as it was', (await page.locator('.cm-content').innerText()) === childCode);
   } finally {
     await browser.close();
     server.stop();
