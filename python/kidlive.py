@@ -107,6 +107,7 @@ class Live(object):
         self.d = {}                    # step index -> ms waited for it (not yet sent)
         self.dropped = 0               # events dropped while the queue was full
         self.keys_on = False           # listen() was called: keys go to the drawing
+        self.looped = False            # mainloop() said so to the host once
         self.deaf = False              # no control pipe, or the host closed it: no event can come
 
     # -- the control thread
@@ -318,6 +319,11 @@ class Live(object):
         if self.closed:
             self.flush()
             return
+        if not self.looped:
+            # The program now only waits: a scripted key that waits for
+            # listen() need not wait longer than this.
+            self.looped = True
+            self.send({"type": "loop"})
         with self.cond:
             saved = self.loop_depth
             self.loop_depth = self.depth

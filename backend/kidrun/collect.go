@@ -42,13 +42,17 @@ type collector struct {
 	// its turtle from then on (Run.Play holds keys until then).
 	listened   chan struct{}
 	listenOnce sync.Once
+	// looped is closed at the program's loop frame: it waits in mainloop(),
+	// so a key Run.Play holds for listen() would wait for ever.
+	looped   chan struct{}
+	loopOnce sync.Once
 }
 
 func newCollector(obs Observer) *collector {
 	if obs == nil {
 		obs = nopObserver{}
 	}
-	return &collector{obs: obs, listened: make(chan struct{})}
+	return &collector{obs: obs, listened: make(chan struct{}), looped: make(chan struct{})}
 }
 
 func (c *collector) Output(s sandbox.Stream, data []byte) {
@@ -83,6 +87,9 @@ func (c *collector) Frame(payload []byte) {
 	case "listen":
 		c.listenOnce.Do(func() { close(c.listened) })
 		c.live(kind, payload)
+		return
+	case "loop":
+		c.loopOnce.Do(func() { close(c.looped) })
 		return
 	case "screen", "draw", "dialog", "bye":
 		c.live(kind, payload)

@@ -199,7 +199,8 @@ func (s scripted) events() ([]Event, error) {
 }
 
 // Play sends the timeline's events to a live run, each when it is due
-// from the run's start. A key waits until the program has called listen(),
+// from the run's start. A key waits until the program has called listen()
+// (or waits in mainloop() without it, when the key goes to no one),
 // as in the window, where keys reach the turtle only from then on, and the
 // rest of the timeline moves by that wait: a slow machine plays the same
 // game. It returns once every event was offered or the run or ctx is over;
@@ -228,6 +229,10 @@ func (r *Run) Play(ctx context.Context, tl Timeline) (dropped int, err error) {
 				waitFrom := time.Now()
 				select {
 				case <-r.coll.listened:
+					shift += time.Since(waitFrom)
+				case <-r.coll.looped:
+					// Waiting in mainloop() without listen(): the key goes
+					// to no one, as Tk gives it to no one without focus.
 					shift += time.Since(waitFrom)
 				case <-r.done:
 					return dropped, nil

@@ -211,3 +211,30 @@ turtle.done()
 		t.Fatalf("%s %q %q", res.Status, res.Stdout, res.Stderr)
 	}
 }
+
+// TestKeysWithoutListenGoToNoOne: a program that waits in mainloop()
+// without listen() gets no keys, as with Tk, and the timeline goes on to
+// its close instead of waiting for a listen() that never comes (until the
+// 5-minute quiet limit).
+func TestKeysWithoutListenGoToNoOne(t *testing.T) {
+	e := testEngine(t)
+	code := `import turtle
+def up():
+    print("UP")
+turtle.onkey(up, "Up")
+turtle.done()
+print("CLOSED")
+`
+	tl, err := ParseTimeline([]byte(`{"at_ms": 100, "type": "key", "key": "Up"}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "deaf.py", Stdin: []byte{}, Live: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go r.Play(context.Background(), tl)
+	if res := r.Wait(); res.Status != "ok" || res.Limit != "" || res.Stdout != "CLOSED\n" {
+		t.Fatalf("%s (limit %q) %q %q", res.Status, res.Limit, res.Stdout, res.Stderr)
+	}
+}
