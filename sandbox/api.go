@@ -167,7 +167,7 @@ const (
 
 // Handler receives what the program produces, from one goroutine, in order.
 type Handler interface {
-	// Output gets stdout/stderr chunks coalesced to about 100 ms or a few KiB.
+	// Output gets stdout/stderr as the host read it, in order with the frames.
 	Output(s Stream, data []byte)
 	// Frame gets one complete frame payload from fd 3 (bounded in size).
 	Frame(payload []byte)

@@ -18,8 +18,6 @@ import (
 const (
 	maxFrameBytes      = 16 << 20
 	maxFrameTotalBytes = 64 << 20
-	coalesceBytes      = 4 << 10
-	coalesceDelay      = 100 * time.Millisecond
 	sampleEvery        = 50 * time.Millisecond
 	stopGrace          = 300 * time.Millisecond
 	maxControlLine     = 4 << 10
@@ -345,53 +343,16 @@ func (p *Process) readFrames(r *os.File) {
 	}
 }
 
-// dispatch is the one goroutine that calls the Handler. Output of one
-// stream is held until ~4 KiB or ~100 ms; a frame or a change of stream
-// flushes first so the handler sees everything in arrival order.
+// dispatch is the one goroutine that calls the Handler, with output and
+// frames in the order the host read them. It passes each read on as it
+// is: batching output for its readers is the run engine's (one batcher).
 func (p *Process) dispatch() {
-	var (
-		pending Stream
-		buf     []byte
-		timer   = time.NewTimer(time.Hour)
-	)
-	timer.Stop()
-	// The first output after a quiet spell goes out at once; what follows
-	// it within coalesceDelay is gathered, so a flood costs few calls.
-	var quietSince time.Time
-	flush := func() {
-		if len(buf) > 0 {
-			(*p.h.Load()).Output(pending, buf)
-			buf = nil
-			quietSince = time.Now().Add(coalesceDelay)
+	for ev := range p.events {
+		if ev.stream == 0 {
+			(*p.h.Load()).Frame(ev.data)
+			continue
 		}
-		timer.Stop()
-	}
-	for {
-		select {
-		case ev, ok := <-p.events:
-			if !ok {
-				flush()
-				return
-			}
-			if ev.stream == 0 {
-				flush()
-				(*p.h.Load()).Frame(ev.data)
-				continue
-			}
-			if ev.stream != pending {
-				flush()
-				pending = ev.stream
-			}
-			if len(buf) == 0 {
-				timer.Reset(coalesceDelay)
-			}
-			buf = append(buf, ev.data...)
-			if len(buf) >= coalesceBytes || time.Now().After(quietSince) {
-				flush()
-			}
-		case <-timer.C:
-			flush()
-		}
+		(*p.h.Load()).Output(ev.stream, ev.data)
 	}
 }
 

@@ -154,43 +154,6 @@ func TestClosedInputIsEOF(t *testing.T) {
 	}
 }
 
-func TestOutputCoalescedInOrder(t *testing.T) {
-	needSandbox(t)
-	rec := &recorder{}
-	// Two pipes have no common order; the pauses let each write arrive
-	// before the next, so arrival order is write order.
-	code := `import sys, time
-for i in range(3000):
-    print("o%d" % i, flush=True)
-for i in range(3):
-    time.sleep(0.3)
-    print("e%d" % i, file=sys.stderr, flush=True)
-    time.sleep(0.3)
-    print("x%d" % i, flush=True)
-`
-	p := startCode(t, code, Spec{}, rec)
-	p.CloseInput()
-	o := p.Wait()
-	if o.Status != StatusOK {
-		t.Fatalf("%s %q", o.Status, o.Stderr)
-	}
-	if rec.calls >= 3000 {
-		t.Errorf("%d handler calls for 3000 flushed lines: not coalesced", rec.calls)
-	}
-	var seq []string
-	for _, c := range rec.out {
-		for _, l := range strings.Fields(string(c.b)) {
-			if l[0] == 'e' || l[0] == 'x' {
-				seq = append(seq, l)
-			}
-		}
-	}
-	// Each stderr line was written (and flushed) well before the next stdout line.
-	if got := strings.Join(seq, " "); got != "e0 x0 e1 x1 e2 x2" {
-		t.Errorf("order across streams: %s", got)
-	}
-}
-
 func TestNeverUnsandboxed(t *testing.T) {
 	pol := DefaultPolicy()
 	if _, err := Start(context.Background(), Spec{Policy: pol}, nil); err == nil {

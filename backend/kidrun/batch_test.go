@@ -1,6 +1,7 @@
 package kidrun
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -148,5 +149,63 @@ func TestOutputThrottleFlood(t *testing.T) {
 	}
 	if n := len(s.events()); n > 2+want.Len()/outputMaxBytes+int(time.Second/outputEvery)*10 {
 		t.Errorf("%d events for %d bytes", n, want.Len())
+	}
+}
+
+// callRecorder is an Observer that keeps every output call.
+type callRecorder struct {
+	mu    sync.Mutex
+	calls int
+	out   []outChunk
+}
+
+func (r *callRecorder) Output(stream, text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls++
+	r.out = append(r.out, outChunk{stream, []byte(text)})
+}
+func (r *callRecorder) Waiting(string) {}
+func (r *callRecorder) InputDone()     {}
+
+// TestOutputCoalescedInOrder: a run's output reaches its observer batched
+// by the engine's one batcher, the two streams in the order they were written.
+func TestOutputCoalescedInOrder(t *testing.T) {
+	e := testEngine(t)
+	rec := &callRecorder{}
+	// Two pipes have no common order; the pauses let each write arrive
+	// before the next, so arrival order is write order.
+	code := `import sys, time
+for i in range(3000):
+    print("o%d" % i, flush=True)
+for i in range(3):
+    time.sleep(0.3)
+    print("e%d" % i, file=sys.stderr, flush=True)
+    time.sleep(0.3)
+    print("x%d" % i, flush=True)
+`
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "order.py", Stdin: []byte{}}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := r.Wait(); res.Status != "ok" {
+		t.Fatalf("%s %q", res.Status, res.Stderr)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.calls >= 3000 {
+		t.Errorf("%d observer calls for 3000 flushed lines: not coalesced", rec.calls)
+	}
+	var seq []string
+	for _, c := range rec.out {
+		for _, l := range strings.Fields(string(c.text)) {
+			if l[0] == 'e' || l[0] == 'x' {
+				seq = append(seq, l)
+			}
+		}
+	}
+	// Each stderr line was written (and flushed) well before the next stdout line.
+	if got := strings.Join(seq, " "); got != "e0 x0 e1 x1 e2 x2" {
+		t.Errorf("order across streams: %s", got)
 	}
 }

@@ -30,9 +30,12 @@ type report struct {
 }
 
 // collector turns the sandbox's byte streams and frames into text events and
-// the runner's report. The sandbox calls it from one goroutine.
+// the runner's report. The sandbox calls it from one goroutine; output goes
+// to the observer through the run's one batcher, which sends what it holds
+// before any other event.
 type collector struct {
 	obs     Observer
+	out     *batcher  // the run's output on its way to obs
 	pending [3][]byte // an incomplete UTF-8 sequence held back per stream
 	rep     report
 	// drawBytes counts the live draw frames passed on; past maxLiveDraw the
@@ -52,7 +55,9 @@ func newCollector(obs Observer) *collector {
 	if obs == nil {
 		obs = nopObserver{}
 	}
-	return &collector{obs: obs, listened: make(chan struct{}), looped: make(chan struct{})}
+	c := &collector{obs: obs, listened: make(chan struct{}), looped: make(chan struct{})}
+	c.out = newBatcher(obs.Output)
+	return c
 }
 
 func (c *collector) Output(s sandbox.Stream, data []byte) {
@@ -65,18 +70,20 @@ func (c *collector) Output(s sandbox.Stream, data []byte) {
 	cut := completeUTF8(buf)
 	c.pending[i] = append([]byte(nil), buf[cut:]...)
 	if cut > 0 {
-		c.obs.Output(name, ValidText(buf[:cut]))
+		c.out.Output(name, ValidText(buf[:cut]))
 	}
 }
 
-// flush hands over bytes held back at the end of a stream (invalid then, so replaced).
+// flush hands over bytes held back at the end of a stream (invalid then,
+// so replaced) and all output the batcher holds.
 func (c *collector) flush() {
 	for i, name := range [3]string{"", "stdout", "stderr"} {
 		if i > 0 && len(c.pending[i]) > 0 {
-			c.obs.Output(name, ValidText(c.pending[i]))
+			c.out.Output(name, ValidText(c.pending[i]))
 			c.pending[i] = nil
 		}
 	}
+	c.out.Flush()
 }
 
 func (c *collector) Frame(payload []byte) {
@@ -111,8 +118,10 @@ func (c *collector) Frame(payload []byte) {
 	// The input frames only tell the window to show or hide the answer
 	// box: the sandbox's clocks go by what the host sees, never by frames.
 	case "input":
+		c.out.Flush()
 		c.obs.Waiting(clip(f.Prompt, maxPromptRunes))
 	case "input_done":
+		c.out.Flush()
 		c.obs.InputDone()
 	case "result":
 		rep := report{Error: f.Error.clean()}
@@ -171,6 +180,7 @@ func (c *collector) live(kind string, payload []byte) {
 		}
 		c.drawBytes += len(payload)
 	}
+	c.out.Flush()
 	lo.Live(json.RawMessage(append([]byte(nil), payload...)))
 }
 

@@ -216,7 +216,9 @@ type Request struct {
 	Live bool
 }
 
-// Observer hears a run as it happens. Calls come from one goroutine, in order.
+// Observer hears a run as it happens. Calls come in order and never
+// overlap. Output is batched: at most every 33 ms or per 64 KiB, a finished
+// line soon after it was printed, and always before the run's next other call.
 type Observer interface {
 	Output(stream, text string) // stream is "stdout" or "stderr"
 	Waiting(prompt string)      // the program waits in input()

@@ -348,27 +348,20 @@ func (s *Session) Close() {
 	}
 }
 
-// sessionRun is one run of a session and the way its events go out:
-// output through the run's batcher, everything else after what the batcher
-// holds, and, while it is the unclaimed star demo, held in order.
+// sessionRun is one run of a session and the way its events go out: as
+// they happen, or, while it is the unclaimed star demo, held in order.
 type sessionRun struct {
 	s   *Session
 	id  string
 	run *Run
-	out *batcher
 
 	mu      sync.Mutex
 	claimed bool
 	held    []func()
 }
 
-// observer is the run's Observer; its calls come from one goroutine, in order.
-func (r *sessionRun) observer() *runEvents {
-	r.out = newBatcher(func(stream, text string) {
-		r.send(EventOutput, OutputEvent{RunID: r.id, Stream: stream, Text: text})
-	})
-	return &runEvents{r}
-}
+// observer is the run's Observer.
+func (r *sessionRun) observer() *runEvents { return &runEvents{r} }
 
 // send emits now, or holds the event while the run is an unclaimed demo.
 func (r *sessionRun) send(event string, payload any) {
@@ -395,7 +388,6 @@ func (r *sessionRun) claim() {
 // finished reports the result and forgets the run; only then may its id be used again.
 func (r *sessionRun) finished() {
 	res := r.run.Wait()
-	r.out.Flush()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	emit := func() {
@@ -418,19 +410,18 @@ func (r *sessionRun) finished() {
 // runEvents turns a run's Observer calls into its events.
 type runEvents struct{ r *sessionRun }
 
-func (e *runEvents) Output(stream, text string) { e.r.out.Output(stream, text) }
+func (e *runEvents) Output(stream, text string) {
+	e.r.send(EventOutput, OutputEvent{RunID: e.r.id, Stream: stream, Text: text})
+}
 
 func (e *runEvents) Waiting(prompt string) {
-	e.r.out.Flush()
 	e.r.send(EventWaiting, WaitingEvent{RunID: e.r.id, Prompt: prompt})
 }
 
 func (e *runEvents) InputDone() {
-	e.r.out.Flush()
 	e.r.send(EventInputDone, InputDoneEvent{RunID: e.r.id})
 }
 
 func (e *runEvents) Live(frame json.RawMessage) {
-	e.r.out.Flush()
 	e.r.send(EventLive, LiveEvent{RunID: e.r.id, Frame: frame})
 }
