@@ -12,6 +12,20 @@ if sys.version_info < (3, 8):
     sys.stderr.write("kidrunner needs Python 3.8 or newer\n")
     sys.exit(2)
 
+if sys.flags.no_site:
+    # The host starts Python without site (-S) and does site's work here,
+    # all but running the code of .pth files, which is no program's
+    # business and costs every start: the site-packages folders go on
+    # sys.path, and exit(), quit(), help() and friends are there, as in a
+    # plain python3.
+    import site
+    for _d in site.getsitepackages():
+        if _d not in sys.path and site.os.path.isdir(_d):
+            sys.path.append(_d)
+    site.setquit()
+    site.setcopyright()
+    site.sethelper()
+
 sys.path.insert(0, __file__.rpartition("/")[0] or ".")
 from kidrunner_core import _exit, main  # noqa: E402
 

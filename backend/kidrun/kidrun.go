@@ -332,7 +332,7 @@ func (e *Engine) dataMounts(staging, name string, dataFiles []string) []sandbox.
 // program, and the read-only mounts they need: the Python layer, its
 // bytecode, and the check scripts.
 func (e *Engine) runnerArgs(lang string, live bool, checkFiles []string) ([]string, []sandbox.Mount) {
-	args := []string{"-I", "-X", "utf8", "-B"}
+	args := []string{"-I", "-S", "-X", "utf8", "-B"}
 	ro := []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}}
 	if e.bytecode != "" {
 		// The layer's bytecode goes where Python looks for it by itself. A

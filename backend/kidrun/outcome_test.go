@@ -1,6 +1,7 @@
 package kidrun
 
 import (
+	"context"
 	"reflect"
 	"regexp"
 	"strings"
@@ -68,5 +69,25 @@ func TestAnEndOfItsOwnHasNoOutcome(t *testing.T) {
 		if r := buildResult(out, report{}, sandbox.DefaultPolicy(), "en"); r.Outcome != nil || r.Message != "" {
 			t.Errorf("%s: outcome %+v, message %q", out.Status, r.Outcome, r.Message)
 		}
+	}
+}
+
+// TestProgramSeesWhatSiteGives: Python starts without site (-S, which
+// spares running .pth code at every start), and the runner gives the
+// program what site would: the site-packages folders and exit(), quit(),
+// help() and copyright.
+func TestProgramSeesWhatSiteGives(t *testing.T) {
+	e := testEngine(t)
+	code := `import site, sys
+print(all(d in sys.path for d in site.getsitepackages() if __import__("os").path.isdir(d)))
+print(callable(exit), callable(quit), callable(help), "copyright" in dir(__builtins__))
+exit(3)
+`
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "site.py", Stdin: []byte{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := r.Wait(); res.Stdout != "True\nTrue True True True\n" || res.ExitCode != 3 {
+		t.Fatalf("%s %d %q %q", res.Status, res.ExitCode, res.Stdout, res.Stderr)
 	}
 }
