@@ -7,27 +7,33 @@ the recorder; anything else is dropped rather than written out.
 """
 
 import binascii
-import re
 
 CJK_FONTS = ("'Noto Sans CJK SC', 'Noto Sans SC', 'Source Han Sans SC', "
              "'PingFang SC', 'Microsoft YaHei', 'WenQuanYi Micro Hei', sans-serif")
 
-_HEX = re.compile(r"^#[0-9a-f]{6}$")
-# Characters XML 1.0 cannot carry, plus lone surrogates.
-_BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_HEX_DIGITS = frozenset("0123456789abcdef")
+# Characters XML 1.0 cannot carry, plus lone surrogates: each becomes U+FFFD.
+# Built on first use (text is rare), and without re, whose import costs a
+# turtle run more than rendering a small drawing.
+_BAD_XML = None
 _PX_PER_PT = 4.0 / 3.0
 _TK_ANCHOR = {"left": "start", "center": "middle", "right": "end"}
 
 
 def esc(value):
     """Escape a string for an XML attribute value or text node."""
-    s = _BAD_XML.sub("\ufffd", str(value))
+    global _BAD_XML
+    if _BAD_XML is None:
+        bad = list(range(0x09)) + [0x0b, 0x0c] + list(range(0x0e, 0x20)) + [0xfffe, 0xffff]
+        _BAD_XML = dict.fromkeys(bad + list(range(0xd800, 0xe000)), "\ufffd")
+    s = str(value).translate(_BAD_XML)
     return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&#39;"))
 
 
 def _color(c):
-    if isinstance(c, str) and _HEX.match(c):
+    """c if it is a normalised colour, #rrggbb in lower case, else None."""
+    if isinstance(c, str) and len(c) == 7 and c[0] == "#" and _HEX_DIGITS.issuperset(c[1:]):
         return c
     return None
 
@@ -146,59 +152,80 @@ def render_with_box(drawing):
         return x * xs, -y * ys
 
     # Lines are written in tenths of a pixel (integers, relative moves) inside
-    # a scale(.1) transform: the most compact exact-enough form. A path's
-    # commands and numbers are collected and formatted in one go at its end.
+    # a scale(.1) transform: the most compact exact-enough form. A path is a
+    # run of moves of one colour and width; a move that starts where the last
+    # one ended continues its line ("l"), any other starts a new one ("M").
+    # A path's numbers are collected and formatted in one go at its end, and
+    # the commands of n joined moves are one "l%d %d" * n: this loop is the
+    # cost of a big drawing, so it does as little per move as it can.
     xs10, ys10 = xs * 10.0, -ys * 10.0
     inf = float("inf")
-    lx0 = ly0 = inf
+    lx0 = ly0 = inf             # the box of every line point written (tenths)
     lx1 = ly1 = -inf
     maxw = 0.0
     cur_c = cur_w = None
-    parts = None              # the current line path's commands ("M%d %d", "l%d %d")
-    vals = ax = ay = None     # its numbers; its absolute points, for the box
-    px = py = 0               # last point written (tenths)
-    lex = ley = None          # last raw end point, to chain segments
+    fmt = vals = None           # the current line path's commands and numbers
+    n = 0                       # moves joined since its last "M"
+    px = py = 0                 # last point written (tenths)
+    lex = ley = None            # last raw end point, to chain segments
     for st in live_items(drawing["steps"], drawing.get("plain", False)):
         k = st[0]
         if k == "move":
-            c = st[7]
-            w = st[8]
-            if parts is None or c != cur_c or w != cur_w:
-                if parts is not None:
-                    out.append(_line_path(parts, vals, cur_c, cur_w))
-                    lx0, ly0 = min(lx0, min(ax)), min(ly0, min(ay))
-                    lx1, ly1 = max(lx1, max(ax)), max(ly1, max(ay))
+            _, _, _, x1, y1, x2, y2, c, w = st
+            # The recorder hands a run the same colour and width objects.
+            if c is not cur_c or w is not cur_w:
+                if fmt is None or c != cur_c or w != cur_w:
+                    if fmt is not None:
+                        if n:
+                            fmt.append("l%d %d" * n)
+                        out.append(_line_path("".join(fmt) % tuple(vals), cur_c, cur_w))
+                    fmt, vals, n = [], [], 0
+                    lex = ley = None
+                    ww = _width(w)
+                    if ww > maxw:
+                        maxw = ww
                 cur_c, cur_w = c, w
-                parts, vals, ax, ay = [], [], [], []
-                lex = ley = None
-                ww = _width(w)
-                if ww > maxw:
-                    maxw = ww
-            x2 = round(st[5] * xs10)
-            y2 = round(st[6] * ys10)
-            if st[3] != lex or st[4] != ley or lex is None:
-                px = round(st[3] * xs10)
-                py = round(st[4] * ys10)
-                parts.append("M%d %d")
+            if x1 != lex or y1 != ley or lex is None:
+                if n:
+                    fmt.append("l%d %d" * n)
+                    n = 0
+                px = round(x1 * xs10)
+                py = round(y1 * ys10)
+                fmt.append("M%d %d")
                 vals.append(px)
                 vals.append(py)
-                ax.append(px)
-                ay.append(py)
-            parts.append("l%d %d")
-            vals.append(x2 - px)
-            vals.append(y2 - py)
-            ax.append(x2)
-            ay.append(y2)
-            px = x2
-            py = y2
-            lex = st[5]
-            ley = st[6]
+                if px < lx0:
+                    lx0 = px
+                if px > lx1:
+                    lx1 = px
+                if py < ly0:
+                    ly0 = py
+                if py > ly1:
+                    ly1 = py
+            X = round(x2 * xs10)
+            Y = round(y2 * ys10)
+            vals.append(X - px)
+            vals.append(Y - py)
+            if X < lx0:
+                lx0 = X
+            elif X > lx1:
+                lx1 = X
+            if Y < ly0:
+                ly0 = Y
+            elif Y > ly1:
+                ly1 = Y
+            px = X
+            py = Y
+            lex = x2
+            ley = y2
+            n += 1
             continue
-        if parts is not None:
-            out.append(_line_path(parts, vals, cur_c, cur_w))
-            lx0, ly0 = min(lx0, min(ax)), min(ly0, min(ay))
-            lx1, ly1 = max(lx1, max(ax)), max(ly1, max(ay))
-            parts = None
+        if fmt is not None:
+            if n:
+                fmt.append("l%d %d" * n)
+            out.append(_line_path("".join(fmt) % tuple(vals), cur_c, cur_w))
+            fmt = vals = None
+            n = 0
             cur_c = cur_w = None
         if k == "fill":
             c = _color(st[3])
@@ -220,10 +247,10 @@ def render_with_box(drawing):
             out.append(_text(st, P, box))
         elif k == "stamp":
             out.extend(_parts(st[10], P, box, drawing))
-    if parts is not None:
-        out.append(_line_path(parts, vals, cur_c, cur_w))
-        lx0, ly0 = min(lx0, min(ax)), min(ly0, min(ay))
-        lx1, ly1 = max(lx1, max(ax)), max(ly1, max(ay))
+    if fmt is not None:
+        if n:
+            fmt.append("l%d %d" * n)
+        out.append(_line_path("".join(fmt) % tuple(vals), cur_c, cur_w))
     if lx0 != inf:
         box.add(lx0 / 10.0, ly0 / 10.0, maxw / 2.0)
         box.add(lx1 / 10.0, ly1 / 10.0, maxw / 2.0)
@@ -241,13 +268,13 @@ def render_with_box(drawing):
     return head + "".join(out) + "</svg>", [box.x0, box.y0, box.x1, box.y1]
 
 
-def _line_path(parts, vals, c, w):
+def _line_path(d, c, w):
     c = _color(c)
     if c is None:
         return ""
     return ('<path transform="scale(.1)" d="%s" stroke="%s" stroke-width="%s" fill="none" '
             'stroke-linecap="round" stroke-linejoin="round"/>'
-            % ("".join(parts) % tuple(vals), c, _num(_width(w) * 10.0)))
+            % (d, c, _num(_width(w) * 10.0)))
 
 
 def _width(w):
