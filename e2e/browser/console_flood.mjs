@@ -181,7 +181,8 @@ async function main() {
       const outcome = { key: 'limit.output', values: { seconds: '10', cpu: '10', idle: '300', minutes: '5', files: '10000', memory: '512 MB', size: '1 MB' } };
       fake.emit('run:done', {
         runId: fake.lastRunId(),
-        result: { status: 'output_limit', exit_code: -1, duration_ms: 900, stdout: '', stderr: '', truncated: true, error: null, images: [], drawing: null, limits, outcome },
+        result: { status: 'output_limit', exit_code: -1, duration_ms: 900, stdout: '', stderr: '', truncated: true, error: null, images: [], drawing: null, limits, outcome,
+          notices: ['✋ That is a lot of drawing: 1000000 steps were recorded, later ones are not drawn (the program keeps running).'] },
       });
     });
     await page.locator('.console .box.warn').waitFor({ timeout: 10000 });
@@ -192,6 +193,8 @@ async function main() {
       const b = document.querySelector('.console .box.warn').getBoundingClientRect();
       return b.top >= c.top && b.bottom <= c.bottom + 1;
     }, null, 5000));
+    const notice = await page.locator('.console .notice-line').allInnerTexts();
+    check("the runner's notices show with the end of the run", notice.length === 1 && notice[0].includes('1000000 steps were recorded'), JSON.stringify(notice));
     check('after the run: the answer box is gone', (await page.locator('.console input.answer').count()) === 0);
     await page.screenshot({ path: join(artifacts, 'browser-console-output-limit.png') });
 
