@@ -232,7 +232,6 @@ const MaxCode = 1 << 20
 func (s *Session) Prefer(dataFiles []string, matplotlib bool, policy sandbox.Policy) {
 	s.mu.Lock()
 	s.prefer = Warmth{Live: true, Matplotlib: matplotlib, DataFiles: append([]string(nil), dataFiles...), Policy: policy}
-	s.lastMpl = s.lastMpl && !matplotlib
 	s.mu.Unlock()
 	s.keepWarm()
 }
