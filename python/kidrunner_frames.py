@@ -8,10 +8,11 @@ from kidrunner_base import _b2a, _close, _write
 
 RESULT_BUDGET = 15 * 1024 * 1024   # the host drops frames over 16 MiB
 DRAWING_BUDGET = 4 * 1024 * 1024   # the steps the checks read, at most
-# No step's JSON is shorter than this, comma included ('{"k":"clear","s":0},'):
-# a drawing of more steps than budget / _MIN_STEP cannot fit, and is known
-# not to before anything is encoded.
+# No step's JSON is shorter than this, comma included ('{"k":"clear","s":0},'),
+# and no move's than _MIN_MOVE ('{"k":"move","t":0,"s":0,"x1":0,"y1":0,"x2":0,"y2":0},'):
+# a drawing too big for its budget is known to be before anything is encoded.
 _MIN_STEP = 20
+_MIN_MOVE = 53
 
 
 # -- JSON out: small and exact, so the json package stays unloaded
@@ -249,8 +250,13 @@ def drawing_json(model, budget, box, fields, cut=False):
     fields: the recorder's STEP_FIELDS. The steps come back as RawJSON.
     """
     steps = model["steps"]
-    if not cut and 1 + len(steps) * _MIN_STEP > budget:
-        return None
+    if not cut:
+        least = 1 + len(steps) * _MIN_STEP
+        if least > budget:
+            return None
+        moves = [st[0] for st in steps].count("move")
+        if least + moves * (_MIN_MOVE - _MIN_STEP) > budget:
+            return None
     text, was_cut = steps_json(steps, budget, fields)
     if was_cut and not cut:
         return None

@@ -307,7 +307,7 @@ def pace(cls):
         self._live_rotate(ox, oy, angle * self._degreesPerAU)
 
     cls._goto_xy = _goto_xy
-    cls._rotate = _rotate
+    cls._rotate = cls.left = cls.lt = _rotate
 
 
 def _window_closed():

@@ -217,15 +217,8 @@ class _TurtleLook(object):
             screen._rec.add(("unstamp", self._id, screen._speed_of(self), stampid))
             self.stampItems.remove(stampid)
             self._stampsteps.pop(stampid, None)
-        item = ("stamp", stampid)
-        buf = self.undobuffer
-        if buf is None or item not in buf.buffer:
-            return
-        index = buf.buffer.index(item)
-        buf.buffer.remove(item)
-        if index <= buf.ptr:
-            buf.ptr = (buf.ptr - 1) % buf.bufsize
-        buf.buffer.insert((buf.ptr + 1) % buf.bufsize, [None])
+        if self.undobuffer is not None:
+            self.undobuffer.remove(("stamp", stampid))
 
     def clearstamp(self, stampid):
         self._clearstamp(stampid)

@@ -14,6 +14,10 @@ from kidturtle_record import Tbuffer, _font_list, _round_pts, _text_width, _vec,
 from kidturtle_screen import ScrolledCanvas, TurtleScreen
 
 
+# Cosine and sine by angle in degrees, as _rotate computes them.
+_TRIG = {}
+
+
 class RawTurtle(_TurtleLook, _TurtleLive, TPen, TNavigator):
     """Animation part of the turtle: records every change on its screen."""
 
@@ -189,14 +193,12 @@ class RawTurtle(_TurtleLook, _TurtleLive, TPen, TNavigator):
             screen._rec.overflow()
         fillpath = self._fillpath
         ub = self.undobuffer
-        if ub is not None and ub.bufsize > 0:
-            # Tbuffer.push, inlined
+        if ub is not None:
             item = ("go", sx, sy, x, y, drawing, fillpath is not None, i, self._curlen)
             if ub.cumulate:
-                ub.buffer[ub.ptr].append(item)
+                ub.push(item)
             else:
-                ub.ptr = ptr = (ub.ptr + 1) % ub.bufsize
-                ub.buffer[ptr] = item
+                ub.items.append(item)       # Tbuffer.push, inlined
         if drawing:
             self._curlen += 1
         if fillpath is not None:
@@ -235,24 +237,37 @@ class RawTurtle(_TurtleLook, _TurtleLive, TPen, TNavigator):
 
     def _rotate(self, angle):
         ub = self.undobuffer
-        if ub is not None and ub.bufsize > 0:
-            # Tbuffer.push, inlined
+        if ub is not None:
             item = ("rot", angle, self._degreesPerAU)
             if ub.cumulate:
-                ub.buffer[ub.ptr].append(item)
+                ub.push(item)
             else:
-                ub.ptr = ptr = (ub.ptr + 1) % ub.bufsize
-                ub.buffer[ptr] = item
+                ub.items.append(item)       # Tbuffer.push, inlined
         angle *= self._degreesPerAU
-        # Vec2D.rotate: (x*c + (-y)*s, y*c + x*s)
-        a = _radians(angle)
-        c, s = _cos(a), _sin(a)
+        # Vec2D.rotate: (x*c + (-y)*s, y*c + x*s). Programs turn by the same
+        # few angles again and again; 0 is left out of the table, where
+        # 0.0 and -0.0 would share a key but not their sine's sign.
+        if type(angle) is float and angle:
+            cs = _TRIG.get(angle)
+            if cs is None:
+                a = _radians(angle)
+                cs = (_cos(a), _sin(a))
+                if len(_TRIG) < 4096:
+                    _TRIG[angle] = cs
+            c, s = cs
+        else:
+            a = _radians(angle)
+            c, s = _cos(a), _sin(a)
         ox, oy = self._ox, self._oy
         self._ox, self._oy = ox * c + -oy * s, oy * c + ox * s
         if self._speed and self.screen._tracing == 1:
             self._record_turn()
         else:
             self._turn_pending = True
+
+    # left is _rotate itself: one call less on the hot path (live runs
+    # wrap both, kidturtle_live.pace).
+    left = lt = _rotate
 
     def _newLine(self, usePos=True):
         if self._curlen > 1:

@@ -6,6 +6,7 @@ to a screen's step list, which kidsvg renders afterwards.
 """
 
 import math
+from collections import deque
 
 from kidcolors import COLORS as _COLOR_NAMES
 from kidturtle_config import _PX_PER_PT, TurtleGraphicsError, _Config, _text
@@ -102,46 +103,44 @@ class Shape(object):
 
 
 class Tbuffer(object):
-    """Ring buffer used for the undo functionality (as in CPython)."""
+    """The undo buffer: the last bufsize actions, as CPython's ring buffer
+    keeps them, held in a deque so that a move or turn pushes with one
+    append (CPython's ring has a pointer to advance)."""
 
     def __init__(self, bufsize=10):
         self.bufsize = bufsize
-        self.buffer = [[None]] * bufsize
-        self.ptr = -1
+        self.items = deque(maxlen=max(bufsize, 0))
         self.cumulate = False
 
     def reset(self, bufsize=None):
-        if bufsize is None:
-            for i in range(self.bufsize):
-                self.buffer[i] = [None]
-        else:
+        if bufsize is not None:
             self.bufsize = bufsize
-            self.buffer = [[None]] * bufsize
-        self.ptr = -1
+        self.items = deque(maxlen=max(self.bufsize, 0))
 
     def push(self, item):
         if self.bufsize > 0:
             if not self.cumulate:
-                self.ptr = (self.ptr + 1) % self.bufsize
-                self.buffer[self.ptr] = item
+                self.items.append(item)
             else:
-                self.buffer[self.ptr].append(item)
+                self.items[-1].append(item)
 
     def pop(self):
+        # CPython's ring hands back an empty slot, [None], once it is empty.
         if self.bufsize > 0:
-            item = self.buffer[self.ptr]
-            if item is None:
-                return None
-            else:
-                self.buffer[self.ptr] = [None]
-                self.ptr = (self.ptr - 1) % self.bufsize
-                return item
+            return self.items.pop() if self.items else [None]
+
+    def remove(self, item):
+        """Forget item if it is held (a cleared stamp cannot be undone)."""
+        try:
+            self.items.remove(item)
+        except ValueError:
+            pass
 
     def nr_of_items(self):
-        return self.bufsize - self.buffer.count([None])
+        return len(self.items)
 
     def __repr__(self):
-        return str(self.buffer) + " " + str(self.ptr)
+        return str(list(self.items))
 
 
 _norm_cache = {}

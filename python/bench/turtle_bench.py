@@ -6,7 +6,8 @@ with update() so the drawing is on the canvas. Prints the median wall time
 of each, the ratio (target: ours <= 1/4 of the real one) and the SVG bytes
 per step. Needs python3-tk and Xvfb (started here when DISPLAY is unset).
 
-    /usr/bin/python3 python/bench/turtle_bench.py [--steps N] [--runs K] [--kidcoder BIN [--plain]]
+    /usr/bin/python3 python/bench/turtle_bench.py [--steps N] [--runs K]
+        [--replay-steps BYTES | --kidcoder BIN [--plain]]
 """
 
 import argparse
@@ -37,11 +38,11 @@ print(t.pos())
 """
 
 
-def run_ours(path):
+def run_ours(path, replay_steps=0):
     fr, fw = os.pipe()
     start = time.perf_counter()
     p = subprocess.Popen([PYTHON, "-I", "-X", "utf8", "-B", RUNNER, "--lang", "en",
-                          "--frames", str(fw), "--", path],
+                          "--frames", str(fw), "--replay-steps", str(replay_steps), "--", path],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                          pass_fds=(fw,))
     os.close(fw)
@@ -106,6 +107,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--kidcoder", help="time `kidcoder run --json` (sandboxed, end to end) instead of the bare runner")
     ap.add_argument("--plain", action="store_true", help="with --kidcoder: time `kidcoder run` without --json")
+    ap.add_argument("--replay-steps", type=int, default=0, metavar="BYTES",
+                    help="the bare runner's --replay-steps (default 0, as `kidcoder run` asks)")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
     xvfb = None
@@ -127,7 +130,7 @@ def main():
             if args.kidcoder:
                 e, svg_bytes, frame_bytes = run_cli(args.kidcoder, path, args.plain)
             else:
-                e, svg_bytes, frame_bytes = run_ours(path)
+                e, svg_bytes, frame_bytes = run_ours(path, args.replay_steps)
             ours.append(e)
             real.append(run_real(path))
         mo, mr = statistics.median(ours), statistics.median(real)
