@@ -333,10 +333,12 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(r.code, 0)
 
     def test_stop_in_sleep_interrupts(self):
+        # The sleep shares its line with the print the test waits for, so a
+        # Stop that lands before the sleep has begun names the same line.
         r = self.start(
             "import time\n"
-            "print('ready')\n"
-            "time.sleep(600)\n"
+            "\n"
+            "print('ready'); time.sleep(600)\n"
             "print('never')\n")
         self.wait_out(r, "ready\n")
         self.send(r, b"stop\n")
