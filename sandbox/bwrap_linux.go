@@ -245,10 +245,20 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 			s.cleanup()
 		}
 	}()
-	place, _ := containment()
+	place, err := liveParents()
+	if err != nil {
+		return nil, nil, &UnavailableError{Reason: "could not make the run's control group", Err: err}
+	}
 	policy := effectivePolicy(spec.Policy, place.Version != 0)
 	if place.Version != 0 {
-		if s.group, err = newRunGroup(place, policy); err != nil {
+		s.group, err = newRunGroup(place, policy)
+		if errors.Is(err, os.ErrNotExist) {
+			// A parent went between the check and the mkdir: made again once.
+			if place, err = liveParents(); err == nil {
+				s.group, err = newRunGroup(place, policy)
+			}
+		}
+		if err != nil {
 			return nil, nil, &UnavailableError{Reason: "could not make the run's control group", Err: err}
 		}
 	}

@@ -148,25 +148,30 @@ type cgroupPlace struct {
 	Parents map[string]string
 }
 
+// parentPrefix begins the name of every run-group parent. The rest of the
+// name is random (parentName), never the app's pid: instances in different
+// PID namespaces share pids, and the hierarchy with them.
+const parentPrefix = "kidcoder-"
+
 // v2Parent is the directory under which a root-run app makes its run
 // groups in the unified hierarchy: a top-level group of its own, since the
 // app's own group holds processes and so may not enable controllers for
 // children ("no internal processes").
-func v2Parent(l cgroupLayout, appPid int) string {
-	return path.Join(l.V2Mount, "kidcoder-"+strconv.Itoa(appPid))
+func v2Parent(l cgroupLayout, name string) string {
+	return path.Join(l.V2Mount, name)
 }
 
 // v1Parents are the directories under which run groups are made in each v1
 // hierarchy: beside the app's own group, so limits set above the app still
 // hold for its runs.
-func v1Parents(l cgroupLayout, appPid int) (map[string]string, bool) {
+func v1Parents(l cgroupLayout, name string) (map[string]string, bool) {
 	out := map[string]string{}
 	for _, c := range cgroupControllers {
 		h, ok := l.V1[c]
 		if !ok {
 			return nil, false
 		}
-		out[c] = path.Join(h.Mount, h.Path, "kidcoder-"+strconv.Itoa(appPid))
+		out[c] = path.Join(h.Mount, h.Path, name)
 	}
 	return out, true
 }

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +14,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // cgroupFS is the control-group file system root as this package sees it;
@@ -50,17 +54,16 @@ func detectContainment() (cgroupPlace, string) {
 		return cgroupPlace{}, "this system shows no control groups"
 	}
 	l := parseCgroupLayout(string(self), string(mi))
-	pid := os.Getpid()
 	var why []string
 	if l.V2Mount != "" {
-		p, err := prepareV2(l, pid)
+		p, err := prepareV2(l)
 		if err == nil {
 			return p, ""
 		}
 		why = append(why, "cgroup v2: "+err.Error())
 	}
 	if len(l.V1) > 0 {
-		p, err := prepareV1(l, pid)
+		p, err := prepareV1(l)
 		if err == nil {
 			return p, ""
 		}
@@ -75,16 +78,16 @@ func detectContainment() (cgroupPlace, string) {
 // prepareV2 makes the parent of run groups in the unified hierarchy. As
 // root it is a top-level group of the app's own; otherwise systemd must
 // hand the app a delegated scope (systemd-run --user --scope -p Delegate=yes).
-func prepareV2(l cgroupLayout, pid int) (cgroupPlace, error) {
+func prepareV2(l cgroupLayout) (cgroupPlace, error) {
 	need := []string{"memory", "pids"}
 	var parent string
 	if os.Geteuid() == 0 {
 		if err := enableControllers(l.V2Mount, need); err != nil {
 			return cgroupPlace{}, err
 		}
-		parent = v2Parent(l, pid)
-		removeStaleParents(filepath.Dir(parent))
-		if err := os.Mkdir(parent, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		removeStaleParents(l.V2Mount)
+		var err error
+		if parent, err = makeParent(l.V2Mount, ""); err != nil {
 			return cgroupPlace{}, err
 		}
 	} else {
@@ -148,7 +151,7 @@ func delegatedScope(l cgroupLayout) (string, error) {
 	if _, err := os.Stat(sleep); err != nil {
 		sleep = "/bin/sleep"
 	}
-	cmd := exec.Command(run, scopeArgs(os.Getpid(), sleep)...)
+	cmd := exec.Command(run, scopeArgs(parentName(), sleep)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return "", err
@@ -185,10 +188,12 @@ func delegatedScope(l cgroupLayout) (string, error) {
 	}
 }
 
-// scopeArgs asks systemd-run for a delegated scope around a holder process.
-func scopeArgs(appPid int, sleep string) []string {
+// scopeArgs asks systemd-run for a delegated scope around a holder
+// process. The unit's name is random like a parent's: two instances in
+// different PID namespaces may have the same pid and the same user manager.
+func scopeArgs(name, sleep string) []string {
 	return []string{"--user", "--scope", "--quiet", "--collect", "-p", "Delegate=yes",
-		"--unit=kidcoder-runs-" + strconv.Itoa(appPid), "--", sleep, "infinity"}
+		"--unit=" + strings.Replace(name, parentPrefix, "kidcoder-runs-", 1), "--", sleep, "infinity"}
 }
 
 // v2PathOf is the unified-hierarchy group in a /proc/PID/cgroup text.
@@ -203,19 +208,22 @@ func v2PathOf(selfCgroup string) string {
 
 // prepareV1 makes the parents of run groups in the memory, pids and cpuacct
 // hierarchies; v1 hierarchies belong to root.
-func prepareV1(l cgroupLayout, pid int) (cgroupPlace, error) {
-	parents, ok := v1Parents(l, pid)
+func prepareV1(l cgroupLayout) (cgroupPlace, error) {
+	dirs, ok := v1Parents(l, "")
 	if !ok {
 		return cgroupPlace{}, errors.New("the memory, pids and cpuacct controllers are not all mounted")
 	}
+	parents := map[string]string{}
 	for _, c := range cgroupControllers {
-		removeStaleParents(filepath.Dir(parents[c]))
-		if err := os.Mkdir(parents[c], 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		removeStaleParents(dirs[c])
+		p, err := makeParent(dirs[c], c)
+		if err != nil {
 			return cgroupPlace{}, err
 		}
+		parents[c] = p
 	}
 	// The memory controller must accept a limit here, or nothing is bounded.
-	probe := filepath.Join(parents["memory"], "probe-"+strconv.Itoa(pid))
+	probe := filepath.Join(parents["memory"], "probe")
 	if err := os.Mkdir(probe, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return cgroupPlace{}, err
 	}
@@ -227,31 +235,191 @@ func prepareV1(l cgroupLayout, pid int) (cgroupPlace, error) {
 	return cgroupPlace{Version: 1, Parents: parents}, nil
 }
 
-// removeStaleParents removes run-group parents of apps that are gone, and
-// their empty run groups. Groups that still hold processes are left.
+// Liveness of a parent. Each instance holds an exclusive flock on every
+// parent directory it made, on a descriptor it keeps open for as long as
+// it lives; the kernel drops the lock when the process dies, however it
+// dies. A lock is the same lock in every PID namespace, where a pid is
+// not: kill(pid, 0) from another namespace finds no process, or the wrong
+// one.
+var (
+	lockMu sync.Mutex
+	// parentLocks holds the locked parent directories by controller ("" for v2).
+	parentLocks = map[string]*os.File{}
+)
+
+// parentName is a fresh random name for a parent.
+func parentName() string {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	return parentPrefix + hex.EncodeToString(b[:])
+}
+
+// makeParent makes a parent with a fresh name in dir and holds its lock
+// for controller c ("" for v2). The lock is taken after mkdir, so
+// another instance sweeping dir may take it first and remove the
+// directory: the parent is ours only once it is locked and still the
+// directory at its path; otherwise another name is tried.
+func makeParent(dir, c string) (string, error) {
+	var last error
+	for try := 0; try < 8; try++ {
+		p := filepath.Join(dir, parentName())
+		if err := os.Mkdir(p, 0o755); err != nil {
+			last = err
+			if errors.Is(err, os.ErrExist) {
+				continue
+			}
+			return "", err
+		}
+		f, err := lockDir(p)
+		if err != nil {
+			last = err
+			continue
+		}
+		fi, err1 := f.Stat()
+		now, err2 := os.Stat(p)
+		if err1 != nil || err2 != nil || !os.SameFile(fi, now) {
+			f.Close()
+			last = fmt.Errorf("%s was removed while it was made", p)
+			continue
+		}
+		lockMu.Lock()
+		if old := parentLocks[c]; old != nil {
+			old.Close()
+		}
+		parentLocks[c] = f
+		lockMu.Unlock()
+		return p, nil
+	}
+	return "", fmt.Errorf("no parent for run groups in %s: %w", dir, last)
+}
+
+// errLocked is returned by lockDir when another open descriptor holds the lock.
+var errLocked = errors.New("locked")
+
+// lockDir opens a directory and takes its exclusive lock without waiting.
+func lockDir(p string) (*os.File, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, errLocked
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// removeStaleParents removes the parents in dir whose lock is free, their
+// owner being dead, with their run groups. Whatever a dead app left in a
+// run group is a sandbox of its: it is killed, as the app would have done.
+// A parent whose lock is held is never touched, this process's own
+// included (a second open file is a second lock holder).
 func removeStaleParents(dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		n, ok := strings.CutPrefix(e.Name(), "kidcoder-")
-		if !ok || !e.IsDir() {
-			continue
-		}
-		pid, err := strconv.Atoi(n)
-		if err != nil || pid == os.Getpid() || syscall.Kill(pid, 0) == nil {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), parentPrefix) {
 			continue
 		}
 		stale := filepath.Join(dir, e.Name())
+		f, err := lockDir(stale)
+		if err != nil {
+			continue
+		}
 		kids, _ := os.ReadDir(stale)
 		for _, k := range kids {
 			if k.IsDir() {
-				os.Remove(filepath.Join(stale, k.Name()))
+				g := &runGroup{dirs: map[string]string{"": filepath.Join(stale, k.Name())}}
+				g.killAll()
+				g.remove()
 			}
 		}
 		os.Remove(stale)
+		f.Close()
 	}
+}
+
+// liveParents returns the place with every parent that has vanished made
+// again (someone removed it, or the whole group tree was reset): runs go
+// on instead of failing for the rest of the process's life.
+func liveParents() (cgroupPlace, error) {
+	place, _ := containment()
+	if place.Version == 0 {
+		return place, nil
+	}
+	contMu.Lock()
+	defer contMu.Unlock()
+	place = contPlace
+	fresh := cgroupPlace{Version: place.Version, Parents: map[string]string{}}
+	changed := false
+	for c, p := range place.Parents {
+		fresh.Parents[c] = p
+		if parentHeld(c, p) {
+			continue
+		}
+		changed = true
+		var np string
+		var err error
+		if place.Version == 2 && os.Geteuid() != 0 {
+			// A delegated scope is systemd's: a new one is asked for.
+			var l cgroupLayout
+			if l, err = ownLayout(); err == nil {
+				var fp cgroupPlace
+				if fp, err = prepareV2(l); err == nil {
+					np = fp.Parents[""]
+				}
+			}
+		} else {
+			np, err = makeParent(filepath.Dir(p), c)
+			if err == nil && place.Version == 2 {
+				err = enableControllers(np, []string{"memory", "pids"})
+			}
+		}
+		if err != nil {
+			return place, err
+		}
+		fresh.Parents[c] = np
+	}
+	if changed {
+		contPlace = fresh
+		contInfo = containmentOf(fresh, "")
+	}
+	return fresh, nil
+}
+
+// parentHeld says whether p is still the directory whose lock this process holds.
+func parentHeld(c, p string) bool {
+	lockMu.Lock()
+	f := parentLocks[c]
+	lockMu.Unlock()
+	now, err := os.Stat(p)
+	if err != nil {
+		return false
+	}
+	if f == nil {
+		return true // a delegated scope: systemd's, not locked
+	}
+	fi, err := f.Stat()
+	return err == nil && os.SameFile(fi, now)
+}
+
+func ownLayout() (cgroupLayout, error) {
+	self, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return cgroupLayout{}, err
+	}
+	mi, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return cgroupLayout{}, err
+	}
+	return parseCgroupLayout(string(self), string(mi)), nil
 }
 
 // runGroup is one run's control group (one directory per v1 hierarchy).
@@ -313,6 +481,26 @@ func (g *runGroup) usage() cgroupUsage {
 	u.OOMKills = parseKeyed(read("memory", "memory.oom_control"), "oom_kill")
 	u.PidsLimit = parseKeyed(read("pids", "pids.events"), "max")
 	return u
+}
+
+// killAll SIGKILLs every process in the group: at once through
+// cgroup.kill where the kernel has it (v2), else one by one as listed.
+func (g *runGroup) killAll() {
+	for _, d := range g.dirs {
+		if f, err := os.OpenFile(filepath.Join(d, "cgroup.kill"), os.O_WRONLY, 0); err == nil {
+			_, err = f.Write([]byte("1"))
+			f.Close()
+			if err == nil {
+				continue
+			}
+		}
+		b, _ := os.ReadFile(filepath.Join(d, "cgroup.procs"))
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil && pid > 0 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
 }
 
 // remove deletes the group once its processes are gone; the kernel frees

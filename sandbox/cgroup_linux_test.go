@@ -105,7 +105,7 @@ func TestCgroupV1OnRecordedLayout(t *testing.T) {
 func TestDelegatedScopeArgs(t *testing.T) {
 	want := []string{"--user", "--scope", "--quiet", "--collect", "-p", "Delegate=yes",
 		"--unit=kidcoder-runs-4242", "--", "/usr/bin/sleep", "infinity"}
-	if got := scopeArgs(4242, "/usr/bin/sleep"); !reflect.DeepEqual(got, want) {
+	if got := scopeArgs("kidcoder-4242", "/usr/bin/sleep"); !reflect.DeepEqual(got, want) {
 		t.Errorf("scopeArgs = %q", got)
 	}
 	if p := v2PathOf("1:name=systemd:/x\n0::/user.slice/app.slice/kidcoder-runs-4242.scope\n"); p != "/user.slice/app.slice/kidcoder-runs-4242.scope" {

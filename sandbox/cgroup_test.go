@@ -84,11 +84,11 @@ func TestCgroupLayouts(t *testing.T) {
 			t.Errorf("%s: v1 %v\nwant %v", tt.name, l.V1, tt.v1)
 		}
 		if tt.v2Mount != "" {
-			if got := v2Parent(l, 77); got != tt.v2Parent {
+			if got := v2Parent(l, "kidcoder-77"); got != tt.v2Parent {
 				t.Errorf("%s: v2 parent %q, want %q", tt.name, got, tt.v2Parent)
 			}
 		}
-		got, ok := v1Parents(l, 77)
+		got, ok := v1Parents(l, "kidcoder-77")
 		if ok != (tt.v1Parent != nil) || !reflect.DeepEqual(got, tt.v1Parent) && tt.v1Parent != nil {
 			t.Errorf("%s: v1 parents %v %v, want %v", tt.name, got, ok, tt.v1Parent)
 		}

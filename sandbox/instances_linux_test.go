@@ -1,0 +1,282 @@
+package sandbox
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// A parent's liveness is its lock, never a pid. In a scratch directory: a
+// parent locked by a process in another PID namespace (whose pid means
+// nothing here) and this process's own parent are kept; unlocked parents
+// are removed with their run groups, one named after a pid that is alive
+// here included.
+func TestStaleParentsAreJudgedByLock(t *testing.T) {
+	unshare, err := exec.LookPath("unshare")
+	if err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and unshare for a second PID namespace")
+	}
+	dir := t.TempDir()
+	mk := func(name string, kids ...string) string {
+		p := filepath.Join(dir, name)
+		for _, k := range append([]string{""}, kids...) {
+			if err := os.MkdirAll(filepath.Join(p, k), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p
+	}
+	ours, err := makeParent(dir, "test-own")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		lockMu.Lock()
+		parentLocks["test-own"].Close()
+		delete(parentLocks, "test-own")
+		lockMu.Unlock()
+	}()
+	os.Mkdir(filepath.Join(ours, "run-1"), 0o755)
+	other := mk("kidcoder-1", "run-3")
+	deadPid := mk("kidcoder-"+strconv.Itoa(os.Getpid()), "run-1", "run-2")
+	deadRandom := mk("kidcoder-0123456789abcdef")
+	notOurs := mk("something-else")
+
+	// The other instance: pid 1 of its own namespace, holding its lock.
+	holder := exec.Command(unshare, "--pid", "--fork", "--kill-child", "flock", "-x", other, "-c", "echo locked; exec sleep 600")
+	out, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { holder.Process.Kill(); holder.Wait() }()
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "locked\n" {
+		t.Fatalf("lock holder said %q", line)
+	}
+
+	removeStaleParents(dir)
+	for _, p := range []string{ours, filepath.Join(ours, "run-1"), other, filepath.Join(other, "run-3"), notOurs} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed: %v", filepath.Base(p), err)
+		}
+	}
+	for _, p := range []string{deadPid, deadRandom} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("stale %s was kept", filepath.Base(p))
+		}
+	}
+	// Held or not, the lock is what counts: once the holder is gone its
+	// parent is stale.
+	holder.Process.Kill()
+	holder.Wait()
+	// The namespace's processes die after unshare: wait for the lock to be free.
+	f, err := os.Open(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	removeStaleParents(dir)
+	if _, err := os.Stat(other); err == nil {
+		t.Errorf("the dead holder's parent was kept")
+	}
+	if _, err := os.Stat(ours); err != nil {
+		t.Errorf("own parent removed: %v", err)
+	}
+}
+
+// Parent names are random: many of them never repeat, and none is a pid.
+func TestParentNames(t *testing.T) {
+	seen := map[string]bool{}
+	for i := 0; i < 1000; i++ {
+		n := parentName()
+		rest, ok := strings.CutPrefix(n, parentPrefix)
+		if !ok || len(rest) != 16 || seen[n] {
+			t.Fatalf("name %q (seen before: %v)", n, seen[n])
+		}
+		seen[n] = true
+	}
+}
+
+// needGroups skips where runs get no control group, unless the sandbox is
+// required (then that is a failure).
+func needGroups(t *testing.T) {
+	t.Helper()
+	needSandbox(t)
+	if ContainmentInfo().Mechanism == MechRlimits {
+		if os.Getenv("KIDCODER_REQUIRE_SANDBOX") != "" {
+			t.Fatalf("no control group: %s", ContainmentInfo().Detail)
+		}
+		t.Skip("no control group on this machine")
+	}
+}
+
+// helloRun runs print('ok') and says what went wrong, if anything.
+func helloRun(t testing.TB) error {
+	_, o := runCode(t, "print('ok')\n", Spec{}, nil)
+	if o.Status != StatusOK || string(o.Stdout) != "ok\n" {
+		return fmt.Errorf("%s: %q %q", o.Status, o.Stdout, o.Stderr)
+	}
+	return nil
+}
+
+// ownParents is this process's parents now, by controller.
+func ownParents() map[string]string {
+	contMu.Lock()
+	defer contMu.Unlock()
+	out := map[string]string{}
+	for c, p := range contPlace.Parents {
+		out[c] = p
+	}
+	return out
+}
+
+// TestHelperRunLoop is the other instance of TestInstancesInOtherPIDNamespaces,
+// run by it in a PID namespace of its own; skipped otherwise.
+func TestHelperRunLoop(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("KIDCODER_TEST_RUN_LOOP"))
+	if n <= 0 {
+		t.Skip("run by TestInstancesInOtherPIDNamespaces")
+	}
+	failures := 0
+	for i := 0; i < n; i++ {
+		if err := helloRun(t); err != nil {
+			failures++
+			fmt.Printf("failure %v\n", err)
+		}
+		if i == 0 {
+			for c, p := range ownParents() {
+				fmt.Printf("parent %s %s\n", c, p)
+			}
+		}
+	}
+	fmt.Printf("pid %d failures %d\n", os.Getpid(), failures)
+}
+
+// Two more instances, each pid 1 of its own PID namespace (where the old
+// pid-named parents collided as kidcoder-1 and every other instance's
+// parent looked stale), loop runs while this process runs too: no run
+// fails on any side, no instance shares or removes another's parent, and
+// once they are gone the next sweep removes theirs and keeps ours.
+func TestInstancesInOtherPIDNamespaces(t *testing.T) {
+	needGroups(t)
+	unshare, err := exec.LookPath("unshare")
+	if err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and unshare")
+	}
+	if err := helloRun(t); err != nil {
+		t.Fatal(err)
+	}
+	mine := ownParents()
+	const loops = 12
+	type helperResult struct {
+		parents map[string]string
+		out     string
+		err     error
+	}
+	results := make([]helperResult, 2)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(unshare, "--pid", "--fork", "--mount-proc", os.Args[0],
+				"-test.run=^TestHelperRunLoop$", "-test.v", "-test.count=1")
+			cmd.Env = append(os.Environ(), "KIDCODER_TEST_RUN_LOOP="+strconv.Itoa(loops))
+			b, err := cmd.CombinedOutput()
+			r := helperResult{parents: map[string]string{}, out: string(b), err: err}
+			for _, line := range strings.Split(string(b), "\n") {
+				if f := strings.Fields(line); len(f) == 3 && f[0] == "parent" {
+					r.parents[f[1]] = f[2]
+				}
+			}
+			results[i] = r
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	ours, failed := 0, 0
+	for running := true; running || ours < loops; ours++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		if err := helloRun(t); err != nil {
+			failed++
+			t.Errorf("run %d here: %v", ours, err)
+		}
+	}
+	for i, r := range results {
+		if r.err != nil || !strings.Contains(r.out, "failures 0\n") || !strings.Contains(r.out, "pid 1 failures") {
+			t.Errorf("instance %d in its own PID namespace: %v\n%s", i, r.err, r.out)
+		}
+		if len(r.parents) != len(mine) {
+			t.Errorf("instance %d reported parents %v", i, r.parents)
+		}
+		for c, p := range r.parents {
+			if p == mine[c] || p == results[1-i].parents[c] {
+				t.Errorf("instance %d shares parent %s", i, p)
+			}
+		}
+	}
+	t.Logf("%d runs here, %d helpers × %d runs in their own PID namespaces", ours, len(results), loops)
+	// Ours were never removed and remade: still the very directories first made.
+	now := ownParents()
+	for c, p := range mine {
+		if now[c] != p || !parentHeld(c, p) {
+			t.Errorf("%s parent %s became %s (held: %v)", c, p, now[c], parentHeld(c, p))
+		}
+	}
+	for c, p := range mine {
+		removeStaleParents(filepath.Dir(p))
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("the sweep removed our live %s parent", c)
+		}
+		for i, r := range results {
+			if _, err := os.Stat(r.parents[c]); err == nil {
+				t.Errorf("the sweep kept instance %d's dead parent %s", i, r.parents[c])
+			}
+		}
+	}
+}
+
+// A parent someone removed is made again before the next run, which then
+// runs; a long-lived app never stays without a place for its runs.
+func TestRemovedParentIsMadeAgain(t *testing.T) {
+	needGroups(t)
+	if err := helloRun(t); err != nil {
+		t.Fatal(err)
+	}
+	before := ownParents()
+	for _, p := range before {
+		if err := os.Remove(p); err != nil {
+			t.Fatalf("removing %s: %v", p, err)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		if err := helloRun(t); err != nil {
+			t.Fatalf("run %d after the parents were removed: %v", i, err)
+		}
+	}
+	for c, p := range ownParents() {
+		if p == before[c] || !parentHeld(c, p) {
+			t.Errorf("%s parent %s (was %s, held %v)", c, p, before[c], parentHeld(c, p))
+		}
+	}
+	if ContainmentInfo().Detail == "" {
+		t.Errorf("containment detail empty")
+	}
+}
