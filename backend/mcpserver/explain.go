@@ -68,6 +68,9 @@ func (s *Server) explainError(ctx context.Context, req *mcp.CallToolRequest) (*m
 	if err := s.checkCode("explain_error", a.Code, lang); err != nil {
 		return nil, err
 	}
+	if err := s.noEngine(); err != nil {
+		return unavailable(err, lang), nil
+	}
 	release, err := s.turn(ctx, req, "explain_error", lang)
 	if err != nil {
 		return nil, err

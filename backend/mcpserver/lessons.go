@@ -204,6 +204,9 @@ func (s *Server) checkLesson(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	if err != nil {
 		return toolError(text.Get("pack.error.unusable", lang, map[string]string{"error": err.Error()})), nil
 	}
+	if err := s.noEngine(); err != nil {
+		return unavailable(err, lang), nil
+	}
 	release, err := s.turn(ctx, req, "check_lesson", lang)
 	if err != nil {
 		return nil, err

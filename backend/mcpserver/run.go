@@ -64,6 +64,9 @@ func (s *Server) runPython(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 			return nil, invalid("run_python: events: %v", err)
 		}
 	}
+	if err := s.noEngine(); err != nil {
+		return unavailable(err, lang), nil
+	}
 	stdin := []byte{}
 	if a.Stdin != nil {
 		stdin = []byte(*a.Stdin)
@@ -105,14 +108,56 @@ func (s *Server) runPython(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	return runResult(res, lang), nil
 }
 
-// unavailable is the result when nothing could run: never unsandboxed.
+// unavailable is the result of a tool that would run code when nothing
+// can run: never unsandboxed. Its structured content is what `kidcoder run
+// --json` says then (status sandbox_unavailable, exit code 3), with the
+// command that fixes it as "fix".
 func unavailable(err error, lang string) *mcp.CallToolResult {
+	fix := fixOf(err)
 	msg := text.Get("sandbox.unavailable", lang, map[string]string{"reason": err.Error()})
-	var ue *sandbox.UnavailableError
-	if errors.As(err, &ue) && ue.Fix != "" {
-		msg += "\n" + text.Get("sandbox.fix", lang, map[string]string{"fix": ue.Fix})
+	if fix != "" {
+		msg += "\n" + text.Get("sandbox.fix", lang, map[string]string{"fix": fix})
 	}
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+	res := &kidrun.Result{Status: string(sandbox.StatusUnavailable), ExitCode: exitUnavailable, Images: []kidrun.Image{},
+		Error: &kidrun.ErrorInfo{Type: "SandboxUnavailable", Message: err.Error(), Hint: msg}}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}},
+		StructuredContent: answer{Result: res, Fix: fix}}
+}
+
+// exitUnavailable is the exit code `kidcoder run` gives when nothing can run.
+const exitUnavailable = 3
+
+// fixOf is the command that makes err go away, or "" when none is known.
+func fixOf(err error) string {
+	var ue *sandbox.UnavailableError
+	if errors.As(err, &ue) {
+		return ue.Fix
+	}
+	if errors.Is(err, kidrun.ErrNoPython) {
+		return "sudo apt install python3"
+	}
+	return ""
+}
+
+// answer is run_python's structured content: the `run --json` object, and
+// the fix when the sandbox is unavailable.
+type answer struct {
+	*kidrun.Result
+	Fix string `json:"fix,omitempty"`
+}
+
+// errNoEngine stands for a server made without an engine and without a reason.
+var errNoEngine = errors.New("no sandbox was set up")
+
+// noEngine is why nothing can run, or nil when the engine is there.
+func (s *Server) noEngine() error {
+	if s.eng != nil {
+		return nil
+	}
+	if s.engErr != nil {
+		return s.engErr
+	}
+	return errNoEngine
 }
 
 // runResult is the tool result of a run: the console and the friendly

@@ -33,8 +33,12 @@ const CodeBusy = -32010
 
 // Options configure a Server.
 type Options struct {
-	Engine   *kidrun.Engine
-	Settings settings.Settings // the window's settings: timeout, language
+	// Engine runs the code; nil when none could be made, and then every
+	// tool that would run code answers sandbox_unavailable with the fix.
+	Engine *kidrun.Engine
+	// EngineErr is why Engine is nil.
+	EngineErr error
+	Settings  settings.Settings // the window's settings: timeout, language
 	// Lessons is the lessons folder; nil leaves out the lesson tools.
 	Lessons *lessons.Library
 	// AllowWrite adds write_lesson.
@@ -46,12 +50,13 @@ type Options struct {
 
 // Server is the MCP server of one kidcoder process.
 type Server struct {
-	mcp  *mcp.Server
-	eng  *kidrun.Engine
-	set  settings.Settings
-	lib  *lessons.Library
-	lang string
-	card []byte
+	mcp    *mcp.Server
+	eng    *kidrun.Engine
+	engErr error
+	set    settings.Settings
+	lib    *lessons.Library
+	lang   string
+	card   []byte
 
 	mu    sync.Mutex
 	gates map[*mcp.ServerSession]*gate
@@ -67,7 +72,7 @@ type Server struct {
 
 // New makes the server with its tools, prompts and the card resource.
 func New(opts Options) *Server {
-	s := &Server{eng: opts.Engine, set: opts.Settings.Clamp(), lib: opts.Lessons, gates: map[*mcp.ServerSession]*gate{}, card: opts.Card}
+	s := &Server{eng: opts.Engine, engErr: opts.EngineErr, set: opts.Settings.Clamp(), lib: opts.Lessons, gates: map[*mcp.ServerSession]*gate{}, card: opts.Card}
 	s.lang = s.set.Lang
 	if s.lang == "" {
 		s.lang = text.System()

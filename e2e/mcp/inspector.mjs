@@ -4,7 +4,8 @@
 // MCP host would, with a fresh lessons folder.
 //
 //   node e2e/mcp/inspector.mjs        (after make build and scripts/setup.sh test)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, mkdirSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -27,8 +28,8 @@ const lessons = join(work, 'lessons');
 mkdirSync(lessons);
 let failed = false;
 
-function spawnInspector(args) {
-  const p = spawnSync(inspector, ['--cli', kidcoder, 'mcp', '--lessons', lessons, ...args], {
+function spawnInspector(args, serverArgs = []) {
+  const p = spawnSync(inspector, ['--cli', kidcoder, 'mcp', '--lessons', lessons, ...serverArgs, ...args], {
     encoding: 'utf8',
     timeout: 120_000,
     // The Inspector keeps a catalog of servers in the home folder; not here.
@@ -61,6 +62,16 @@ function inspect(...args) {
 function step(name, fn) {
   try {
     fn();
+    console.log(`ok   ${name}`);
+  } catch (err) {
+    failed = true;
+    console.error(`FAIL ${name}\n${err.stack || err}`);
+  }
+}
+
+async function stepAsync(name, fn) {
+  try {
+    await fn();
     console.log(`ok   ${name}`);
   } catch (err) {
     failed = true;
@@ -135,6 +146,44 @@ step('the classroom card is an MCP App', () => {
   const built = readFileSync(join(root, 'frontend/card/classroom.html'), 'utf8');
   assert.equal(card.text, built, 'the card served is the one built');
   assert.match(card.text, /^<!doctype html>/i);
+});
+
+step('without Python it still serves, and every run says the fix', () => {
+  const noPython = ['--python', join(work, 'no-python3')];
+  const names = JSON.parse(spawnInspector(['--method', 'tools/list'], noPython).stdout).tools.map((t) => t.name);
+  assert.ok(names.includes('run_python') && names.includes('explain_error'), names.join(', '));
+  const p = spawnInspector(['--method', 'tools/call', '--tool-name', 'run_python', '--tool-arg', 'code=print(1)'], noPython);
+  const res = JSON.parse(p.stdout);
+  assert.equal(res.isError, true);
+  assert.equal(res.structuredContent.status, 'sandbox_unavailable');
+  assert.equal(res.structuredContent.fix, 'sudo apt install python3');
+  assert.match(texts(res), /sudo apt install python3/);
+});
+
+// The Inspector only sends well-formed messages, so this step speaks to
+// kidcoder mcp over its stdin itself, one line at a time, as a host does.
+await stepAsync('a malformed line gets -32700 and the server goes on', async () => {
+  const server = spawn(kidcoder, ['mcp', '--lessons', lessons], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+  const next = async () => JSON.parse((await lines.next()).value);
+  const send = (line) => server.stdin.write(line + '\n');
+  try {
+    send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } }));
+    assert.equal((await next()).id, 1);
+    send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    send('{"jsonrpc": "2.0", "id": 2, "method": "tools/list"');
+    const reply = await next();
+    assert.equal(reply.id, null);
+    assert.equal(reply.error.code, -32700);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }));
+    const list = await next();
+    assert.equal(list.id, 3);
+    assert.ok(list.result.tools.some((t) => t.name === 'run_python'));
+  } finally {
+    server.stdin.end();
+    server.kill();
+  }
 });
 
 rmSync(work, { recursive: true, force: true });
