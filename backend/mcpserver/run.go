@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -160,18 +161,24 @@ func (s *Server) noEngine() error {
 	return errNoEngine
 }
 
-// runResult is the tool result of a run: the console and the friendly
-// error as text, each drawing and plot as a PNG image (a drawing's SVG
-// beside it), and the `kidcoder run --json` object as structured content.
+// runResult is the tool result of a run, sized for a chat host (about 25k
+// tokens): the console and the friendly error as text, cut to a head and
+// a tail; each drawing and plot once, as a PNG image block (a drawing
+// rasterized from its checked SVG); and as structured content the
+// `kidcoder run --json` object with stdout and stderr cut the same way and
+// each image's data left empty, since the picture is the image block at
+// the same place among the content's images (docs/mcp.md). The drawing's
+// replay steps stay unless the answer would pass maxAnswerBytes.
 func runResult(res *kidrun.Result, lang string) *mcp.CallToolResult {
-	var b strings.Builder
-	b.WriteString(res.Stdout)
+	console := res.Stdout
 	if res.Stderr != "" {
-		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
-			b.WriteByte('\n')
+		if console != "" && !strings.HasSuffix(console, "\n") {
+			console += "\n"
 		}
-		b.WriteString(res.Stderr)
+		console += res.Stderr
 	}
+	var b strings.Builder
+	b.WriteString(cut(console, lang))
 	if res.Error != nil && res.Error.Hint != "" {
 		line := ""
 		if res.Error.Line != nil {
@@ -185,28 +192,79 @@ func runResult(res *kidrun.Result, lang string) *mcp.CallToolResult {
 	if b.Len() == 0 {
 		b.WriteString(text.Get("mcp.no_output", lang, nil))
 	}
+	out := *res
+	out.Stdout, out.Stderr = cut(res.Stdout, lang), cut(res.Stderr, lang)
+	out.Images = make([]kidrun.Image, len(res.Images))
 	content := []mcp.Content{&mcp.TextContent{Text: b.String()}}
-	drawings := 0
-	for _, im := range res.Images {
+	size := 2*b.Len() + len(out.Stdout) + len(out.Stderr) + len(out.Drawing)
+	for i, im := range res.Images {
+		out.Images[i] = kidrun.Image{Mime: im.Mime}
 		data, err := base64.StdEncoding.DecodeString(im.Data)
+		if err == nil && im.Mime == "image/svg+xml" {
+			data, err = svgToPNG(string(data))
+		}
 		if err != nil {
+			// A picture that cannot be a PNG stays where it was, so it is still there once.
+			out.Images[i].Data = im.Data
+			size += len(im.Data)
 			continue
 		}
-		switch im.Mime {
-		case "image/png":
-			content = append(content, &mcp.ImageContent{MIMEType: "image/png", Data: data})
-		case "image/svg+xml":
-			drawings++
-			if png, err := svgToPNG(string(data)); err == nil {
-				content = append(content, &mcp.ImageContent{MIMEType: "image/png", Data: png})
-			}
-			content = append(content, &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
-				URI: fmt.Sprintf("kidcoder://run/turtle-%d.svg", drawings), MIMEType: "image/svg+xml", Text: string(data)}})
-		}
+		content = append(content, &mcp.ImageContent{MIMEType: "image/png", Data: data})
+		size += base64.StdEncoding.EncodedLen(len(data))
+	}
+	if size > maxAnswerBytes {
+		out.Drawing = nil
 	}
 	return &mcp.CallToolResult{
 		Content:           content,
-		StructuredContent: res,
+		StructuredContent: answer{Result: &out},
 		IsError:           res.Status != string(sandbox.StatusOK) || res.ExitCode != 0,
 	}
+}
+
+// Bounds of a run's answer. A console text longer than keepHead+keepTail
+// keeps its first keepHead and last keepTail bytes (about 4k tokens in
+// all, Chinese included); the answer, pictures and all, stays under
+// maxAnswerBytes by leaving out the drawing's replay, which the picture shows.
+const (
+	keepHead       = 8 << 10
+	keepTail       = 8 << 10
+	maxAnswerBytes = 200 << 10
+)
+
+// cut is s whole when it is short, else its head and tail around a line
+// saying how much was left out. Cuts fall on line ends where a line is
+// not longer than half the part kept, and never inside a character.
+func cut(s, lang string) string {
+	if len(s) <= keepHead+keepTail+keepHead/4 {
+		return s
+	}
+	head := keepHead
+	if i := strings.LastIndexByte(s[:head], '\n'); i >= head/2 {
+		head = i + 1
+	}
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	tail := len(s) - keepTail
+	if i := strings.IndexByte(s[tail:], '\n'); i >= 0 && i < keepTail/2 {
+		tail += i + 1
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	left := s[head:tail]
+	lines := strings.Count(left, "\n")
+	if !strings.HasSuffix(left, "\n") {
+		lines++ // a line cut in two counts as left out
+	}
+	marker := text.Get("mcp.cut.lines", lang, map[string]string{"n": strconv.Itoa(lines)})
+	if lines < 2 {
+		marker = text.Get("mcp.cut.chars", lang, map[string]string{"n": strconv.Itoa(utf8.RuneCountInString(left))})
+	}
+	sep := ""
+	if !strings.HasSuffix(s[:head], "\n") {
+		sep = "\n"
+	}
+	return s[:head] + sep + marker + "\n" + s[tail:]
 }

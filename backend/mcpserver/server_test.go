@@ -325,6 +325,11 @@ func TestRunErrorIsExplained(t *testing.T) {
 func TestTurtleDrawingIsPNG(t *testing.T) {
 	cs := connect(t, newServer(t, sandboxEngine(t), nil, false))
 	res := call(t, cs, "run_python", map[string]any{"code": "import turtle\nfor i in range(5):\n    turtle.forward(100)\n    turtle.right(144)\n"})
+	var r kidrun.Result
+	structured(t, res, &r)
+	if len(r.Images) != 1 || r.Images[0].Mime != "image/svg+xml" || r.Images[0].Data != "" {
+		t.Fatalf("structured images %+v: the drawing, its data in the content only", r.Images)
+	}
 	var pngs, svgs int
 	for _, c := range res.Content {
 		switch c := c.(type) {
@@ -344,7 +349,7 @@ func TestTurtleDrawingIsPNG(t *testing.T) {
 			svgs++
 		}
 	}
-	if pngs != 1 || svgs != 1 || res.IsError {
+	if pngs != 1 || svgs != 0 || res.IsError {
 		t.Fatalf("a drawing gave %d PNGs and %d SVGs (isError %v): %s", pngs, svgs, res.IsError, textOf(res))
 	}
 }

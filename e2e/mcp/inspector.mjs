@@ -112,9 +112,19 @@ step('a turtle drawing comes back as a PNG', () => {
   const width = png.readUInt32BE(16), height = png.readUInt32BE(20);
   assert.ok(width >= 100 && height >= 100 && width <= 4096 && height <= 4096, `PNG is ${width}×${height}`);
   assert.ok(png.length > 500, `PNG of ${png.length} bytes`);
-  const svg = res.content.find((c) => c.type === 'resource');
-  assert.equal(svg?.resource?.mimeType, 'image/svg+xml');
-  assert.match(svg.resource.text, /<svg[\s>]/);
+  // The picture comes once: not again as an SVG resource or in the structured content.
+  assert.equal(res.content.filter((c) => c.type === 'resource').length, 0);
+  assert.deepEqual(res.structuredContent.images, [{ mime: 'image/svg+xml', data: '' }]);
+});
+
+step('a print flood fits a chat host', () => {
+  const res = inspect('--method', 'tools/call', '--tool-name', 'run_python',
+    '--tool-arg', "code=for i in range(100000):\n    print('line', i)\n", 'lang=en');
+  const size = Buffer.byteLength(JSON.stringify(res));
+  assert.ok(size <= 64 * 1024, `the answer is ${size} bytes`);
+  assert.match(texts(res), /^line 0\n/);
+  assert.match(texts(res), /… \d+ lines left out …/);
+  assert.match(res.structuredContent.stdout, /… \d+ lines left out …\nline \d+\n/);
 });
 
 step('a runaway loop is stopped', () => {
