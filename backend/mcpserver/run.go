@@ -166,8 +166,8 @@ func (s *Server) noEngine() error {
 // a tail; each drawing and plot once, as a PNG image block (a drawing
 // rasterized from its checked SVG); and as structured content the
 // `kidcoder run --json` object with stdout and stderr cut the same way and
-// each image's data left empty, since the picture is the image block at
-// the same place among the content's images (docs/mcp.md). The drawing's
+// each image's data left empty: the images with empty data are, in order,
+// the content's image blocks (docs/mcp.md). The drawing's
 // replay steps stay unless the answer would pass maxAnswerBytes.
 func runResult(res *kidrun.Result, lang string) *mcp.CallToolResult {
 	console := res.Stdout

@@ -64,6 +64,26 @@ describe('viewOfResult from structuredContent (run --json)', () => {
     expect(v.picture).toContain('image/svg+xml');
   });
 
+  it('takes a picture sent once, as an image block, from the content (kidcoder mcp)', () => {
+    const v = viewOfResult({
+      content: [
+        { type: 'text', text: 'hi' },
+        { type: 'image', mimeType: 'image/png', data: PNG },
+        { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgoA' },
+      ],
+      structuredContent: {
+        status: 'ok',
+        images: [
+          { mime: 'image/svg+xml', data: '' },
+          { mime: 'image/png', data: '' },
+        ],
+        drawing: null,
+      },
+    });
+    expect(v.picture).toBe(`data:image/png;base64,${PNG}`);
+    expect(v.plots).toEqual(['data:image/png;base64,iVBORw0KGgoA']);
+  });
+
   it('drops pictures that are not base64 PNG or SVG, and unknown statuses read as errors', () => {
     const v = viewOfResult({
       structuredContent: {

@@ -97,17 +97,20 @@ function replayable(v: unknown): Drawing | null {
 /** What the card shows for a run_python result. */
 export function viewOfResult(result: ToolResult): RunView {
   const s = result.structuredContent;
-  if (s && typeof s === 'object' && typeof s.status === 'string') return fromRunJson(s);
+  if (s && typeof s === 'object' && typeof s.status === 'string') return fromRunJson(s, result.content ?? []);
   return fromContent(result);
 }
 
-/** From the `run --json` object. */
-function fromRunJson(s: Record<string, unknown>): RunView {
+/** From the `run --json` object. kidcoder mcp sends each picture once: the images with empty data are, in order, the content's image blocks (docs/mcp.md). */
+function fromRunJson(s: Record<string, unknown>, content: ContentBlock[]): RunView {
   const images = Array.isArray(s.images) ? (s.images as { mime?: unknown; data?: unknown }[]) : [];
+  const blocks = content.filter((b) => b.type === 'image');
+  let sent = 0;
   let picture: string | null = null;
   const plots: string[] = [];
   for (const im of images) {
-    const url = dataUrl(im?.mime, im?.data);
+    const block = im?.data === '' ? blocks[sent++] : undefined;
+    const url = block ? dataUrl(block.mimeType, block.data) : dataUrl(im?.mime, im?.data);
     if (!url) continue;
     // The turtle drawing is the SVG; every PNG is a matplotlib figure (docs/contracts.md §2).
     if (im.mime === 'image/svg+xml') picture ??= url;
