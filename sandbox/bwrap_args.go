@@ -153,6 +153,25 @@ func splitEnv(kv string) (string, string) {
 	return kv, ""
 }
 
+// gateScript holds the sandbox's first process before anything of the
+// program's: it goes on to the command only once the host writes a line
+// on fd, and ends at EOF, which is what it reads when the host died before
+// it let the sandbox go. bwrap's own --block-fd goes on at EOF, so it alone
+// cannot keep a dead host's sandbox from running. The script is fixed
+// text; the command comes as its arguments, never spliced in.
+func gateScript(fd int) string {
+	n := strconv.Itoa(fd)
+	return "read -r go <&" + n + " && exec " + n + "<&- && exec \"$@\""
+}
+
+// gateShell runs gateScript: a small shell (dash on Debian), one exec.
+const gateShell = "/bin/sh"
+
+// gateCommand wraps a command in the gate on fd.
+func gateCommand(fd int, command []string) []string {
+	return append([]string{gateShell, "-c", gateScript(fd), "kidcoder-gate"}, command...)
+}
+
 // rlimitValues are the limits set inside the sandbox, soft = hard so the
 // program cannot raise them; except CPU, whole seconds rounded up, whose
 // hard limit is a second later: the soft limit's SIGXCPU names the cause

@@ -209,10 +209,17 @@ type sysState struct {
 	writable []writeBack
 	seccompR *os.File
 	argsR    *os.File
+	// argsW takes bwrap's options (args) once bwrap is in the run group:
+	// until then bwrap waits for them and has made no process.
+	argsW    *os.File
+	args     []byte
 	infoR    *os.File
 	infoW    *os.File
 	blockR   *os.File
 	blockW   *os.File // written once the sandbox is in its run group
+	gateR    *os.File
+	gateW    *os.File // written once the sandbox dies with bwrap (gateScript)
+	groupFD  *os.File // the v2 run group, which bwrap is born into
 	copies   []*os.File
 	group    *runGroup // nil without a control group
 
@@ -220,7 +227,7 @@ type sysState struct {
 	mu       sync.Mutex
 	initPid  int  // host pid of the sandbox's pid-namespace init
 	pidfd    int  // -1 until known
-	killReq  bool // kill came before the init was known: readInfo kills it
+	killReq  bool // a kill was asked for: before the init is known, readInfo does it
 	setupErr error
 }
 
@@ -300,14 +307,20 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	if s.blockR, s.blockW, err = os.Pipe(); err != nil {
 		return nil, nil, err
 	}
+	if s.gateR, s.gateW, err = os.Pipe(); err != nil {
+		return nil, nil, err
+	}
 	first := 3
 	if spec.Frames {
 		first = 5 // after the frames and control pipes launch puts first
 	}
 	plan.SeccompFD, plan.InfoFD, plan.BlockFD = first, first+1, first+3
 	argsFD := first + 2
+	// The gate's fd is below 10 (first is at most 5): dash reads only
+	// single-digit descriptors.
+	gateFD := first + 4
 	for i := range copies {
-		copies[i].FD = first + 4 + i
+		copies[i].FD = first + 5 + i
 	}
 	plan.Copies = copies
 	argv := append([]string{py.exe}, spec.Args...)
@@ -325,28 +338,45 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	} else {
 		plan.Command = stubCommand(py.exe, limits, argv)
 	}
+	plan.Command = gateCommand(gateFD, plan.Command)
 	// The options go through a pipe (--args): in argv they would be the
 	// sandbox init's /proc/1/cmdline, showing the program host paths and
 	// the user's name. bwrap wants the command itself in argv.
 	full := bwrapArgs(plan)
 	opts := full[:len(full)-len(plan.Command)-1]
-	var argsW *os.File
-	if s.argsR, argsW, err = os.Pipe(); err != nil {
+	if s.argsR, s.argsW, err = os.Pipe(); err != nil {
 		return nil, nil, err
 	}
-	go func() {
-		argsW.Write(nulJoin(opts))
-		argsW.Close()
-	}()
+	s.args = nulJoin(opts)
 	cmd := exec.CommandContext(ctx, info.Path, append([]string{"--args", strconv.Itoa(argsFD), "--"}, plan.Command...)...)
 	cmd.Env = []string{}
 	cmd.Dir = "/"
-	cmd.ExtraFiles = append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR}, s.copies...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if s.runAs >= 0 {
-		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(s.runAs), Gid: uint32(s.runAs), Groups: []uint32{}}
+	cmd.ExtraFiles = append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR}, s.copies...)
+	groupFD := -1
+	if s.group != nil && s.group.version == 2 {
+		if s.groupFD, err = os.OpenFile(s.group.dirs[""], os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0); err != nil {
+			return nil, nil, &UnavailableError{Reason: "could not open the run's control group", Err: err}
+		}
+		groupFD = int(s.groupFD.Fd())
 	}
+	cmd.SysProcAttr = bwrapProcAttr(s.runAs, groupFD)
 	return cmd, s, nil
+}
+
+// bwrapProcAttr is how bwrap is started. It dies with the app (which the
+// sandbox's init then does with bwrap, see readInfo). With a v2 run group
+// (groupFD >= 0) the kernel creates bwrap inside it (clone3
+// CLONE_INTO_CGROUP): no instant exists when bwrap or anything it starts
+// is outside the group, however the app dies.
+func bwrapProcAttr(runAs, groupFD int) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if runAs >= 0 {
+		a.Credential = &syscall.Credential{Uid: uint32(runAs), Gid: uint32(runAs), Groups: []uint32{}}
+	}
+	if groupFD >= 0 {
+		a.UseCgroupFD, a.CgroupFD = true, groupFD
+	}
+	return a
 }
 
 // closeInheritedOnExec marks every descriptor above stderr close-on-exec.
@@ -492,10 +522,12 @@ func nulJoin(a []string) []byte {
 // started runs right after bwrap started: the child's copies of the
 // pipes and files are closed here, and the init's pid is read.
 func (s *sysState) started(cmd *exec.Cmd) {
-	for _, f := range append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR}, s.copies...) {
-		f.Close()
+	for _, f := range append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR, s.groupFD}, s.copies...) {
+		if f != nil {
+			f.Close()
+		}
 	}
-	s.seccompR, s.infoW, s.argsR, s.blockR, s.copies = nil, nil, nil, nil, nil
+	s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR, s.groupFD, s.copies = nil, nil, nil, nil, nil, nil, nil
 	go s.readInfo(cmd)
 }
 
@@ -519,17 +551,30 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 			setupErr = err
 		}
 	}
-	// bwrap itself goes first, at once: the first move into a group waits
-	// for the kernel's synchronisation (an RCU grace period, milliseconds),
-	// and bwrap's start-up runs meanwhile.
+	// bwrap itself goes first, while it waits for its options: everything
+	// it makes is then born in the group, so whatever a dead app leaves
+	// of a run (an init held for ever) is in the run's group, where the
+	// next instance finds and ends it.
 	if s.group != nil {
 		if testBeforeAttach != nil {
 			testBeforeAttach(s.group)
 		}
 		if err := s.group.attach(bwrapPid); err != nil {
-			failed(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
+			// bwrap has made nothing yet: killing it ends the run.
+			s.mu.Lock()
+			s.setupErr = fmt.Errorf("sandbox: placing the run in its control group: %w", err)
+			s.mu.Unlock()
+			cmd.Process.Kill()
+			return
 		}
 	}
+	go func(w *os.File, b []byte) {
+		// A dead app cuts the options short: bwrap then fails or the
+		// gate, which comes in argv, reads EOF.
+		w.Write(b)
+		w.Close()
+	}(s.argsW, s.args)
+	s.argsW = nil
 	var msg struct {
 		ChildPid int `json:"child-pid"`
 	}
@@ -567,13 +612,100 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 	if setupErr == nil && !killReq {
 		s.blockW.Write([]byte{1})
 		s.blockW.Close()
-		return
+		// The gate opens only once the init dies with bwrap, which dies
+		// with the app: from then on the app's death, at any instant,
+		// ends the sandbox. Had the app died before, the gate reads EOF
+		// and nothing of the program runs.
+		if err := awaitInitBound(bwrapPid, msg.ChildPid, fd); err != nil {
+			s.mu.Lock()
+			if !s.killReq { // a Stop meanwhile is no failure of the sandbox
+				s.setupErr = err
+			}
+			s.mu.Unlock()
+		} else {
+			s.gateW.Write([]byte("\n"))
+			s.gateW.Close()
+			return
+		}
 	}
 	if fd >= 0 {
 		unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
 	}
 	killChildrenOf(bwrapPid) // an init the report did not name
 	cmd.Process.Kill()
+}
+
+// initBoundWait bounds how long the host waits for the released init to
+// tie its life to bwrap's; a sandbox that has not by then is killed unrun.
+const initBoundWait = 30 * time.Second
+
+// awaitInitBound returns once the sandbox's init is known to die with
+// bwrap. bwrap's init sets its parent-death signal only after the block fd
+// lets it go, then installs its seccomp filter (do_init, bubblewrap 0.5 and
+// later): a filter more than bwrap has says the signal is set, and bwrap
+// still being its parent afterwards says it was set while bwrap lived.
+func awaitInitBound(bwrapPid, initPid, pidfd int) error {
+	base, err := os.ReadFile("/proc/" + strconv.Itoa(bwrapPid) + "/status")
+	if err != nil {
+		return fmt.Errorf("sandbox: reading bwrap's state: %w", err)
+	}
+	deadline := time.Now().Add(initBoundWait)
+	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
+	for {
+		st, err := os.ReadFile("/proc/" + strconv.Itoa(initPid) + "/status")
+		if err != nil {
+			return errors.New("sandbox: the init ended before it ran the program")
+		}
+		bound, err := moreFilters(st, base)
+		if err != nil {
+			return err
+		}
+		if bound {
+			stat, err := os.ReadFile("/proc/" + strconv.Itoa(initPid) + "/stat")
+			if err != nil || parentPid(stat) != bwrapPid {
+				return errors.New("sandbox: bwrap ended before the init was tied to it")
+			}
+			// The pid read above is still the init's: its pidfd says it lives.
+			if n, _ := unix.Poll(fds, 0); n != 0 {
+				return errors.New("sandbox: the init ended before it ran the program")
+			}
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errors.New("sandbox: the init never got ready")
+		}
+		if n, _ := unix.Poll(fds, 1); n > 0 {
+			return errors.New("sandbox: the init ended before it ran the program")
+		}
+	}
+}
+
+// moreFilters says whether a process's /proc status shows more seccomp
+// filters than base's. Kernels before 5.9 show no count: then only a
+// process without filters can be compared with one that has them.
+func moreFilters(status, base []byte) (bool, error) {
+	n, ok := statusNumber(status, "Seccomp_filters:")
+	b, okb := statusNumber(base, "Seccomp_filters:")
+	if ok && okb {
+		return n > b, nil
+	}
+	mode, _ := statusNumber(status, "Seccomp:")
+	bmode, _ := statusNumber(base, "Seccomp:")
+	if bmode != 0 {
+		return false, errors.New("sandbox: this kernel cannot show when the sandbox's init is tied to bwrap (the app runs under seccomp)")
+	}
+	return mode == 2, nil
+}
+
+// statusNumber reads a "Name:\tN" line of /proc/PID/status.
+func statusNumber(status []byte, name string) (int64, bool) {
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, name); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(rest), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // killChildrenOf SIGKILLs every process whose parent is pid.
@@ -630,9 +762,7 @@ func parentPid(stat []byte) int {
 func (s *sysState) kill(cmd *exec.Cmd) error {
 	s.mu.Lock()
 	fd := s.pidfd
-	if fd < 0 {
-		s.killReq = true
-	}
+	s.killReq = true
 	s.mu.Unlock()
 	if fd >= 0 {
 		if err := unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0); err == nil || errors.Is(err, unix.ESRCH) {
@@ -792,7 +922,7 @@ func statusField(status []byte, name string) int64 {
 }
 
 func (s *sysState) cleanup() {
-	for _, f := range append([]*os.File{s.seccompR, s.infoR, s.infoW, s.argsR, s.blockR, s.blockW}, s.copies...) {
+	for _, f := range append([]*os.File{s.seccompR, s.infoR, s.infoW, s.argsR, s.argsW, s.blockR, s.blockW, s.gateR, s.gateW, s.groupFD}, s.copies...) {
 		if f != nil {
 			f.Close()
 		}
