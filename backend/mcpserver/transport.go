@@ -22,7 +22,8 @@ const MaxLineBytes = mcp.DefaultMaxLineLength
 // The SDK ends the session at the first line it cannot decode, so every
 // line is checked before the SDK reads it: one that is not JSON gets a
 // JSON-RPC -32700 reply, one that is JSON but not a JSON-RPC message (or a
-// batch, which MCP no longer has) gets -32600, and the server goes on.
+// batch, which MCP no longer has) gets -32600 (with its id when it has a
+// usable one), and the server goes on.
 //
 // The SDK answers a cancelled call once its handler returns, while MCP says
 // a cancelled request gets no response: the answer to a call the client
@@ -79,7 +80,7 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 		line, tooLong, err := readLine(g.in, MaxLineBytes)
 		g.err = err
 		if tooLong {
-			g.reply(jsonrpc.CodeInvalidRequest, "the message is longer than the most one line may hold (16 MiB)")
+			g.reply(jsonrpc.CodeInvalidRequest, "the message is longer than the most one line may hold (16 MiB)", nil)
 			continue
 		}
 		line = bytes.TrimSpace(line)
@@ -87,7 +88,7 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 			continue
 		}
 		if code, msg := check(line); code != 0 {
-			g.reply(code, msg)
+			g.reply(code, msg, idOf(line))
 			continue
 		}
 		g.pending = append(line, '\n')
@@ -131,14 +132,30 @@ func check(line []byte) (code int, msg string) {
 	return 0, ""
 }
 
-// reply writes a JSON-RPC error with a null id: a line that could not be
-// read has no id anyone can trust.
-func (g *lineGuard) reply(code int, msg string) {
+// idOf is the id of a line that is JSON but not a message, when it has
+// one a client could be waiting on (a number or a string), else nil.
+func idOf(line []byte) any {
+	var m struct {
+		ID any `json:"id"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	if id, err := jsonrpc.MakeID(m.ID); err != nil || !id.IsValid() {
+		return nil
+	}
+	return m.ID
+}
+
+// reply writes a JSON-RPC error for a line the SDK could not read, with
+// the line's id when it has one (so the call it was fails rather than
+// waits), else null, as JSON-RPC asks.
+func (g *lineGuard) reply(code int, msg string, id any) {
 	b, _ := json.Marshal(struct {
 		JSONRPC string         `json:"jsonrpc"`
-		ID      *int           `json:"id"`
+		ID      any            `json:"id"`
 		Error   *jsonrpc.Error `json:"error"`
-	}{"2.0", nil, &jsonrpc.Error{Code: int64(code), Message: msg}})
+	}{"2.0", id, &jsonrpc.Error{Code: int64(code), Message: msg}})
 	g.out.Write(append(b, '\n'))
 }
 

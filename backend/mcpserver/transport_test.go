@@ -28,10 +28,16 @@ type wire struct {
 	in *io.PipeWriter // the server's stdin; the client writes here too
 	// errs hears the replies with a null id (to lines that were not
 	// messages): the SDK client cannot read those, so they go here instead.
-	errs chan jsonrpc.Error
+	errs chan badReply
 
 	mu  sync.Mutex
 	ids []string // ids of the responses the client was given
+}
+
+// badReply is the server's answer to a line that was not a message.
+type badReply struct {
+	id string // as JSON
+	jsonrpc.Error
 }
 
 func newWire(t *testing.T, s *Server) *wire {
@@ -39,7 +45,7 @@ func newWire(t *testing.T, s *Server) *wire {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	cliR, cliW := io.Pipe()
-	w := &wire{in: inW, errs: make(chan jsonrpc.Error, 16)}
+	w := &wire{in: inW, errs: make(chan badReply, 16)}
 	w.tr = Stdio(inR, outW).(*stdio)
 	ctx := context.Background()
 	ss, err := s.mcp.Connect(ctx, w.tr, nil)
@@ -60,8 +66,9 @@ func newWire(t *testing.T, s *Server) *wire {
 				t.Errorf("the server wrote a line that is not JSON: %q", sc.Bytes())
 				return
 			}
-			if string(m.ID) == "null" {
-				w.errs <- *m.Error
+			// Bad lines are answered with a null id, or the test's own "bad-…" id.
+			if string(m.ID) == "null" || strings.HasPrefix(string(m.ID), `"bad-`) {
+				w.errs <- badReply{string(m.ID), *m.Error}
 				continue
 			}
 			if m.Method == "" {
@@ -85,21 +92,23 @@ func TestBadLinesAreAnsweredAndServingGoesOn(t *testing.T) {
 	for _, tc := range []struct {
 		name, line string
 		code       int64
+		id         string // the reply's, as JSON
 	}{
-		{"not JSON", `{"jsonrpc":"2.0","id":7,"method":"tools/list"`, jsonrpc.CodeParseError},
-		{"garbage", `hello?`, jsonrpc.CodeParseError},
-		{"half a UTF-8 line", "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":\"\xe4\xbd", jsonrpc.CodeParseError},
-		{"a string", `"tools/list"`, jsonrpc.CodeInvalidRequest},
-		{"wrong version", `{"jsonrpc":"1.0","id":8,"method":"ping"}`, jsonrpc.CodeInvalidRequest},
-		{"an object as id", `{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}`, jsonrpc.CodeInvalidRequest},
-		{"a batch", `[{"jsonrpc":"2.0","id":9,"method":"ping"}]`, jsonrpc.CodeInvalidRequest},
-		{"too long", `{"x":"` + strings.Repeat("长", MaxLineBytes/3) + `"}`, jsonrpc.CodeInvalidRequest},
+		{"not JSON", `{"jsonrpc":"2.0","id":"bad-1","method":"tools/list"`, jsonrpc.CodeParseError, "null"},
+		{"garbage", `hello?`, jsonrpc.CodeParseError, "null"},
+		{"half a UTF-8 line", "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":\"\xe4\xbd", jsonrpc.CodeParseError, "null"},
+		{"a string", `"tools/list"`, jsonrpc.CodeInvalidRequest, "null"},
+		{"wrong version", `{"jsonrpc":"1.0","id":"bad-2","method":"ping"}`, jsonrpc.CodeInvalidRequest, `"bad-2"`},
+		{"a method that is not a string", `{"jsonrpc":"2.0","id":"bad-3","method":5}`, jsonrpc.CodeInvalidRequest, `"bad-3"`},
+		{"an object as id", `{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}`, jsonrpc.CodeInvalidRequest, "null"},
+		{"a batch", `[{"jsonrpc":"2.0","id":"bad-4","method":"ping"}]`, jsonrpc.CodeInvalidRequest, "null"},
+		{"too long", `{"x":"` + strings.Repeat("长", MaxLineBytes/3) + `"}`, jsonrpc.CodeInvalidRequest, "null"},
 	} {
 		if _, err := w.in.Write([]byte(tc.line + "\n")); err != nil {
 			t.Fatalf("%s: the server stopped reading: %v", tc.name, err)
 		}
-		if e := await(t, w.errs, "the reply to a bad line"); e.Code != tc.code {
-			t.Errorf("%s: reply %d %q, want code %d", tc.name, e.Code, e.Message, tc.code)
+		if e := await(t, w.errs, "the reply to a bad line"); e.Code != tc.code || e.id != tc.id {
+			t.Errorf("%s: reply %s %d %q, want id %s and code %d", tc.name, e.id, e.Code, e.Message, tc.id, tc.code)
 		}
 		// The session goes on: the next request is answered.
 		if got := toolNames(t, w.cs); len(got) != 2 {
