@@ -551,11 +551,12 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 			setupErr = err
 		}
 	}
-	// bwrap itself goes first, while it waits for its options: everything
-	// it makes is then born in the group, so whatever a dead app leaves
-	// of a run (an init held for ever) is in the run's group, where the
-	// next instance finds and ends it.
-	if s.group != nil {
+	// On v1 bwrap goes into the group first, while it waits for its
+	// options: everything it makes is then born in the group, so whatever a
+	// dead app leaves of a run (an init held for ever) is in the run's
+	// group, where the next instance finds and ends it. On v2 the kernel
+	// made bwrap there (UseCgroupFD), and a move would only cost a wait.
+	if s.group != nil && s.group.version == 1 {
 		if testBeforeAttach != nil {
 			testBeforeAttach(s.group)
 		}
@@ -589,7 +590,7 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 		s.mu.Lock()
 		s.initPid, s.pidfd = msg.ChildPid, fd
 		s.mu.Unlock()
-		if s.group != nil && setupErr == nil {
+		if s.group != nil && s.group.version == 1 && setupErr == nil {
 			if err := s.group.attach(msg.ChildPid); err != nil {
 				failed(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
 			}
@@ -674,7 +675,7 @@ func awaitInitBound(bwrapPid, initPid, pidfd int) error {
 		if time.Now().After(deadline) {
 			return errors.New("sandbox: the init never got ready")
 		}
-		if n, _ := unix.Poll(fds, 1); n > 0 {
+		if n, _ := unix.Ppoll(fds, &unix.Timespec{Nsec: 200_000}, nil); n > 0 {
 			return errors.New("sandbox: the init ended before it ran the program")
 		}
 	}

@@ -329,6 +329,14 @@ func removeStaleParents(dir string) {
 			continue
 		}
 		stale := filepath.Join(dir, e.Name())
+		// A parent named after a pid is an older version's, which holds no
+		// lock: it is judged as that version did, and what runs in it is
+		// never killed.
+		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), parentPrefix))
+		legacy := err == nil
+		if legacy && syscall.Kill(pid, 0) == nil {
+			continue
+		}
 		f, err := lockDir(stale)
 		if err != nil {
 			continue
@@ -337,6 +345,10 @@ func removeStaleParents(dir string) {
 		for _, k := range kids {
 			if k.IsDir() {
 				g := &runGroup{dirs: map[string]string{"": filepath.Join(stale, k.Name())}}
+				if legacy {
+					os.Remove(g.dirs[""])
+					continue
+				}
 				g.killAll()
 				g.remove()
 			}

@@ -17,8 +17,8 @@ import (
 // A parent's liveness is its lock, never a pid. In a scratch directory: a
 // parent locked by a process in another PID namespace (whose pid means
 // nothing here) and this process's own parent are kept; unlocked parents
-// are removed with their run groups, one named after a pid that is alive
-// here included.
+// are removed with their run groups. Parents named after a pid are an
+// older version's: kept while that pid lives, as that version did.
 func TestStaleParentsAreJudgedByLock(t *testing.T) {
 	unshare, err := exec.LookPath("unshare")
 	if err != nil || os.Geteuid() != 0 {
@@ -45,9 +45,10 @@ func TestStaleParentsAreJudgedByLock(t *testing.T) {
 		lockMu.Unlock()
 	}()
 	os.Mkdir(filepath.Join(ours, "run-1"), 0o755)
-	other := mk("kidcoder-1", "run-3")
-	deadPid := mk("kidcoder-"+strconv.Itoa(os.Getpid()), "run-1", "run-2")
-	deadRandom := mk("kidcoder-0123456789abcdef")
+	other := mk("kidcoder-aaaaaaaaaaaaaaaa", "run-3")
+	deadRandom := mk("kidcoder-0123456789abcdef", "run-1", "run-2")
+	legacyLive := mk("kidcoder-"+strconv.Itoa(os.Getpid()), "run-1")
+	legacyDead := mk("kidcoder-4194304", "run-1") // above any pid_max
 	notOurs := mk("something-else")
 
 	// The other instance: pid 1 of its own namespace, holding its lock.
@@ -65,12 +66,12 @@ func TestStaleParentsAreJudgedByLock(t *testing.T) {
 	}
 
 	removeStaleParents(dir)
-	for _, p := range []string{ours, filepath.Join(ours, "run-1"), other, filepath.Join(other, "run-3"), notOurs} {
+	for _, p := range []string{ours, filepath.Join(ours, "run-1"), other, filepath.Join(other, "run-3"), notOurs, legacyLive} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s was removed: %v", filepath.Base(p), err)
 		}
 	}
-	for _, p := range []string{deadPid, deadRandom} {
+	for _, p := range []string{deadRandom, legacyDead} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("stale %s was kept", filepath.Base(p))
 		}
