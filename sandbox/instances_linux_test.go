@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -279,5 +280,60 @@ func TestRemovedParentIsMadeAgain(t *testing.T) {
 	}
 	if ContainmentInfo().Detail == "" {
 		t.Errorf("containment detail empty")
+	}
+}
+
+// What a dead app left in a run group (here a process standing in for a
+// sandbox whose app died) is ended by the next instance's sweep, and the
+// group and its parent go; a live instance's group beside it is untouched.
+func TestSweepEndsWhatADeadAppLeft(t *testing.T) {
+	needGroups(t)
+	if err := helloRun(t); err != nil {
+		t.Fatal(err)
+	}
+	mine := ownParents()
+	dead := map[string]string{}
+	for c, p := range mine {
+		dead[c] = filepath.Join(filepath.Dir(p), parentName())
+		if err := os.MkdirAll(filepath.Join(dead[c], "run-1"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	left := exec.Command("sleep", "600")
+	if err := left.Start(); err != nil {
+		t.Fatal(err)
+	}
+	g := &runGroup{version: 1, dirs: map[string]string{}}
+	for c, p := range dead {
+		g.dirs[c] = filepath.Join(p, "run-1")
+	}
+	if ContainmentInfo().Mechanism == MechCgroup2 {
+		g.version = 2
+	}
+	if err := g.attach(left.Process.Pid); err != nil {
+		left.Process.Kill()
+		left.Wait()
+		t.Fatal(err)
+	}
+	for _, p := range mine {
+		removeStaleParents(filepath.Dir(p))
+	}
+	err := left.Wait()
+	if ws, ok := left.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the dead app's process ended with %v, want SIGKILL from the sweep", err)
+	}
+	for _, p := range mine {
+		removeStaleParents(filepath.Dir(p))
+	}
+	for c, p := range dead {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("stale %s parent %s kept", c, p)
+		}
+		if _, err := os.Stat(mine[c]); err != nil || !parentHeld(c, mine[c]) {
+			t.Errorf("live %s parent %s touched", c, mine[c])
+		}
+	}
+	if err := helloRun(t); err != nil {
+		t.Errorf("run after the sweep: %v", err)
 	}
 }
