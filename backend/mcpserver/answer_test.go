@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"strings"
 	"testing"
@@ -202,5 +203,33 @@ func TestPNGDrawsWriteText(t *testing.T) {
 	}
 	if got := textsOf(page(text(strings.Repeat("长", 1000), ""))); len([]rune(got[0].text)) != maxTextRunes {
 		t.Errorf("a text of 1000 characters kept %d", len([]rune(got[0].text)))
+	}
+}
+
+func TestPalettedKeepsEveryColour(t *testing.T) {
+	few := image.NewRGBA(image.Rect(0, 0, 20, 20))
+	for i := range few.Pix {
+		few.Pix[i] = 255
+	}
+	few.Set(3, 4, color.RGBA{R: 250, G: 250, B: 250, A: 255}) // a faint line's edge
+	few.Set(5, 6, color.RGBA{R: 200, A: 255})
+	p, ok := paletted(few).(*image.Paletted)
+	if !ok {
+		t.Fatal("an image of three colours was not made paletted")
+	}
+	for y := range 20 {
+		for x := range 20 {
+			if p.At(x, y) != few.At(x, y) {
+				t.Fatalf("pixel %d,%d is %v, was %v", x, y, p.At(x, y), few.At(x, y))
+			}
+		}
+	}
+	// Past 256 colours nothing is rounded to a palette: the image stays as it is.
+	many := image.NewRGBA(image.Rect(0, 0, 300, 1))
+	for x := range 300 {
+		many.Set(x, 0, color.RGBA{R: uint8(x), G: uint8(x >> 8), A: 255})
+	}
+	if got := paletted(many); got != image.Image(many) {
+		t.Fatalf("an image of 300 colours became %T", got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"image"
 	"image/color"
-	"image/color/palette"
 	"image/draw"
 	"image/png"
 	"math"
@@ -76,30 +75,25 @@ func svgToPNG(svg string) ([]byte, error) {
 	}
 }
 
-// paletted is img with at most 256 colours, which PNG stores in a byte a
-// pixel instead of three: exactly when it has no more (a drawing of a few
-// colours, anti-aliased), else the nearest of a fixed palette.
-func paletted(img *image.RGBA) *image.Paletted {
+// paletted is img in a byte a pixel instead of three when it has at most
+// 256 colours (a drawing of a few colours, anti-aliased), which PNG stores
+// in far fewer bytes; else img itself. A fixed palette would lose faint
+// lines: a drawing scaled down draws them in near-white.
+func paletted(img *image.RGBA) image.Image {
 	seen := map[color.RGBA]uint8{}
 	var pal color.Palette
 	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y && len(pal) <= 256; y++ {
+	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			c := img.RGBAAt(x, y)
 			if _, ok := seen[c]; !ok {
 				if len(pal) == 256 {
-					pal = append(pal, c)
-					break
+					return img
 				}
 				seen[c] = uint8(len(pal))
 				pal = append(pal, c)
 			}
 		}
-	}
-	if len(pal) > 256 {
-		out := image.NewPaletted(b, palette.Plan9)
-		draw.Draw(out, b, img, b.Min, draw.Src)
-		return out
 	}
 	out := image.NewPaletted(b, pal)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
