@@ -81,6 +81,9 @@ func TestHelperBusyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	containment()
+	for c, p := range ownParents() {
+		fmt.Printf("parent %s %s\n", c, p)
+	}
 	p := testPolicy()
 	p.WallTime, p.CPUTime, p.IdleTime = time.Hour, time.Hour, time.Hour
 	spec := Spec{
@@ -120,6 +123,7 @@ func TestKilledAppLeavesNoProgram(t *testing.T) {
 	}
 	const starts = 60
 	mark := "busy-" + randomHex()[:12]
+	var theirs []string // the killed apps' parents
 	for i := 0; i < starts; i++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperBusyRun$", "-test.count=1")
 		cmd.Env = append(os.Environ(), "KIDCODER_TEST_BUSY="+mark+"-"+strconv.Itoa(i)+".py")
@@ -130,10 +134,19 @@ func TestKilledAppLeavesNoProgram(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		if line, _ := bufio.NewReader(out).ReadString('\n'); line != "starting\n" {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("helper said %q", line)
+		rd := bufio.NewReader(out)
+		for {
+			line, _ := rd.ReadString('\n')
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "parent" {
+				theirs = append(theirs, f[2])
+				continue
+			}
+			if line != "starting\n" {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("helper said %q", line)
+			}
+			break
 		}
 		time.Sleep(time.Duration(rand.IntN(100_000)) * time.Microsecond)
 		cmd.Process.Kill()
@@ -183,17 +196,14 @@ func TestKilledAppLeavesNoProgram(t *testing.T) {
 			unix.Close(fd)
 		}
 	}
-	// With every process gone, a sweep leaves no stale parent.
+	// With every process gone, a sweep leaves none of the dead apps' parents.
 	sweep()
-	for _, p := range ownParents() {
-		ents, _ := os.ReadDir(filepath.Dir(p))
-		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), parentPrefix) && filepath.Join(filepath.Dir(p), e.Name()) != p {
-				if f, err := lockDir(filepath.Join(filepath.Dir(p), e.Name())); err == nil {
-					f.Close()
-					t.Errorf("stale parent %s left after the sweep", e.Name())
-				}
-			}
+	if len(theirs) != starts*len(ownParents()) {
+		t.Errorf("%d parents reported by %d apps", len(theirs), starts)
+	}
+	for _, p := range theirs {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("stale parent %s left after the sweep", p)
 		}
 	}
 }
