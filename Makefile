@@ -103,6 +103,13 @@ package: build
 test-package: package
 	scripts/test-package.sh $(DEB)
 
+# The cgroup v2 desktop path for real: a Debian 12 guest under QEMU where a
+# non-root user's kidcoder gets its groups from systemd-run --user
+# (scripts/test-desktop.sh; needs root the first time, to build the image).
+.PHONY: test-desktop
+test-desktop: cli
+	scripts/test-desktop.sh $(DESKTOP_ARGS)
+
 # The built-in course (backend/course/packs/NAME) as build/packs/NAME.kidpack.
 .PHONY: packs
 packs: cli
