@@ -54,6 +54,11 @@ for lang in "" zh_CN; do
   ln -s kidcoder.1.gz "$dir/kidcoder-gui.1.gz"
 done
 
+# The AppArmor profile ships inert under /usr/share; the postinst installs
+# and loads it only where AppArmor restricts user namespaces (Ubuntu 23.10
+# and later; docs/sandbox-limits.md).
+install -D -m 0644 packaging/apparmor/kidcoder "$root/usr/share/kidcoder/apparmor/kidcoder"
+
 doc=$root/usr/share/doc/kidcoder
 install -d -m 0755 "$doc"
 gzip -9n <packaging/debian/changelog >"$doc/changelog.gz"
@@ -103,6 +108,7 @@ sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintain
     packaging/debian/control.in >"$root/DEBIAN/control"
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+install -m 0755 packaging/debian/postinst packaging/debian/postrm "$root/DEBIAN/"
 
 # Same sources, same package: file times come from the last commit.
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}

@@ -71,8 +71,14 @@ sizes=(16 22 24 32 48 64 128 256 512)
 for n in "${sizes[@]}"; do files+=("usr/share/icons/hicolor/${n}x${n}/apps/kidcoder.png"); done
 for f in "${files[@]}"; do grep -q " \./$f\( \|$\)" "$work/contents" || fail "the package lacks /$f"; done
 dpkg-deb --ctrl-tarfile "$deb" | tar -tvf - >"$work/control-members"
-awk '$2 != "root/root" || ($1 ~ /^-/ && $1 != "-rw-r--r--") { print; bad=1 } END { exit bad }' "$work/control-members" ||
+awk '$2 != "root/root" { print; bad=1 }
+  $1 ~ /^-/ && $6 ~ /^\.\/(postinst|postrm)$/ { if ($1 != "-rwxr-xr-x") { print; bad=1 }; next }
+  $1 ~ /^-/ && $1 != "-rw-r--r--" { print; bad=1 }
+  END { exit bad }' "$work/control-members" ||
   fail "control members above have the wrong owner or mode"
+for f in postinst postrm; do
+  grep -q " \./$f$" "$work/control-members" || fail "the package has no $f (the AppArmor profile's)"
+done
 ok "contents: $(grep -c . "$work/contents") members, all root-owned, modes 0755/0644, ${#files[@]} expected files present"
 
 ex=$work/extract
@@ -115,6 +121,35 @@ if command -v groff >/dev/null; then
 fi
 grep -q 'github.com/wailsapp/wails/v2' "$ex/usr/share/doc/kidcoder/copyright" || fail "the copyright file does not list the bundled Go modules"
 ok "AppStream metadata, manual pages (en, zh_CN) and copyright file"
+
+# The AppArmor profile (docs/sandbox-limits.md, "Ubuntu 24.04 and later:
+# AppArmor"): attached to Kid Coder's own programs only, unconfined but for
+# the one rule it exists for. Comments aside, it is exactly this text.
+profile=$ex/usr/share/kidcoder/apparmor/kidcoder
+[ -f "$profile" ] || fail "the package lacks /usr/share/kidcoder/apparmor/kidcoder"
+rules=$(sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$profile")
+want='abi <abi/4.0>,
+include <tunables/global>
+profile kidcoder /usr/bin/kidcoder{,-gui} flags=(unconfined) {
+userns,
+include if exists <local/kidcoder>
+}'
+[ "$rules" = "$want" ] || fail "the AppArmor profile's rules are not exactly:
+$want
+but:
+$rules"
+# The sandbox's own check (sandbox/detect.go, appArmorAllowsBwrap) takes a
+# profile in /etc/apparmor.d that names bwrap and has a userns line for one
+# that lets bwrap make its namespaces.
+grep -q bwrap "$profile" && grep -Eq '^[[:space:]]*userns\b' "$profile" ||
+  fail "the sandbox's check would not take the AppArmor profile for one that allows bwrap"
+dpkg-deb -e "$deb" "$work/control"
+for f in postinst postrm; do
+  sh -n "$work/control/$f" || fail "$f is not valid sh"
+  grep -q '/etc/apparmor.d/kidcoder' "$work/control/$f" || fail "$f does not handle /etc/apparmor.d/kidcoder"
+done
+grep -q '/usr/share/kidcoder/apparmor/kidcoder' "$work/control/postinst" || fail "the postinst does not install the packaged profile"
+ok "AppArmor profile: userns for /usr/bin/kidcoder{,-gui} only; postinst and postrm valid sh"
 if command -v lintian >/dev/null; then
   lintian --fail-on error,warning "$deb" || fail "lintian found the problems above"
   ok "lintian"
@@ -159,6 +194,16 @@ dpkg-query -W -f='${Package}\n' | sort >"$work/after"
 pulled=$(comm -13 "$work/before" "$work/after" | grep -vx kidcoder | tr '\n' ' ' || true)
 [ "$(command -v kidcoder)" = /usr/bin/kidcoder ] || fail "kidcoder is not /usr/bin/kidcoder after install: $(command -v kidcoder)"
 ok "apt-get install $(basename "$deb") (pulled in besides: ${pulled:-nothing})"
+# The profile goes to /etc/apparmor.d only where the kernel restricts
+# unprivileged user namespaces through AppArmor.
+if [ -e /proc/sys/kernel/apparmor_restrict_unprivileged_userns ] && [ -d /etc/apparmor.d ]; then
+  cmp -s /usr/share/kidcoder/apparmor/kidcoder /etc/apparmor.d/kidcoder ||
+    fail "AppArmor restricts user namespaces here, but /etc/apparmor.d/kidcoder is not the packaged profile"
+  ok "AppArmor restricts user namespaces here: /etc/apparmor.d/kidcoder installed"
+else
+  [ ! -e /etc/apparmor.d/kidcoder ] || fail "/etc/apparmor.d/kidcoder was installed on a kernel without the AppArmor user-namespace restriction"
+  ok "no AppArmor user-namespace restriction here: no profile installed"
+fi
 
 home=$work/home
 mkdir -p "$home"
@@ -272,7 +317,7 @@ apt_get remove kidcoder $pulled >"$work/apt-remove.log" 2>&1 || { cat "$work/apt
 we_installed=""
 status=$(dpkg-query -W -f='${Status}' kidcoder 2>/dev/null || true)
 [[ "$status" != *"ok installed"* ]] || fail "kidcoder is still installed after apt-get remove ($status)"
-for f in /usr/bin/kidcoder /usr/bin/kidcoder-gui "$installed_desktop"; do
+for f in /usr/bin/kidcoder /usr/bin/kidcoder-gui "$installed_desktop" /etc/apparmor.d/kidcoder; do
   [ ! -e "$f" ] || fail "$f is still there after apt-get remove"
 done
 fingerprint >"$work/lessons.after"
