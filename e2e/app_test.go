@@ -38,10 +38,21 @@ func launch(t testing.TB, w, h int, lang string) *appRun {
 // places its window to fill the screen.
 func launchOn(t testing.TB, x *xserver, w, h int, lang, settings string) *appRun {
 	a := startApp(t, x, lang, settings)
-	// No window manager runs under Xvfb: place the window to fill the screen.
+	// No window manager runs under Xvfb: place the window to fill the
+	// screen. The app has placed its window by the time it has painted
+	// (fitToScreen runs when the page is loaded), so this placement is the
+	// last; the tests read pixels at fixed places only once it has landed.
 	cmd := exec.Command("xdotool", "windowmove", a.window, "0", "0", "windowsize", a.window, itoa(w), itoa(h))
 	cmd.Env = append(os.Environ(), "DISPLAY="+x.display)
 	cmd.Run()
+	want := geometry{0, 0, w, h}
+	var g geometry
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if !waitFor(ctx, 100*time.Millisecond, func() bool { g = windowGeometry(t, x, a.window); return g == want }) {
+		t.Fatalf("the window is %s, not %s as placed", g, want)
+	}
+	a.waitPainted(t)
 	return a
 }
 
@@ -106,7 +117,37 @@ func startApp(t testing.TB, x *xserver, lang, settings string) *appRun {
 		img := x.screenshot(t)
 		t.Fatalf("the app's window did not appear within 20 s (xdotool: %s; screen: %s)", lastErr, savePNG(t, img, "e2e-no-window.png"))
 	}
+	a.waitPainted(t)
 	return a
+}
+
+// waitPainted waits until the window shows the classroom: a window is
+// mapped, and gets keys and clicks, before its page has painted, and a
+// click into a window that is still the empty page lands on the page, not
+// the editor. A window that stays empty fails here, with its screenshot,
+// instead of as a missing star or a program typed nowhere.
+func (a *appRun) waitPainted(t testing.TB) image.Image {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var img image.Image
+	if !waitFor(ctx, 200*time.Millisecond, func() bool { img = a.x.screenshot(t); return painted(img) }) {
+		t.Fatalf("the window stayed an empty page for 60 s after it appeared (screen: %s)", savePNG(t, img, "e2e-empty-window.png"))
+	}
+	return img
+}
+
+// painted says whether a screen shows more than an empty window: before
+// its first frame the window is its background colour (main.go's
+// BackgroundColour, #fffaf0) over the black root; the classroom's panels,
+// text and buttons are other colours over much of the window.
+func painted(img image.Image) bool {
+	b := img.Bounds()
+	n := countPixels(img, b, func(r, g, bl uint8) bool {
+		empty := (r == 0 && g == 0 && bl == 0) || (r == 255 && g == 250 && bl == 240)
+		return !empty
+	})
+	return n >= b.Dx()*b.Dy()/50
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -177,7 +218,8 @@ func (a *appRun) waitRuns(t testing.TB, n int, within time.Duration) map[string]
 	defer cancel()
 	var res []map[string]any
 	if !waitFor(ctx, 100*time.Millisecond, func() bool { res = a.doneResults(); return len(res) >= n }) {
-		t.Fatalf("run %d did not finish within %v (events: %d)", n, within, len(a.eventsSoFar()))
+		t.Fatalf("run %d did not finish within %v (events: %d; screen: %s)", n, within, len(a.eventsSoFar()),
+			savePNG(t, a.x.screenshot(t), fmt.Sprintf("e2e-run-%d-unfinished.png", n)))
 	}
 	return res[n-1]
 }
