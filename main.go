@@ -48,7 +48,15 @@ func run() int {
 			}
 			app.Startup(a, ctx, shell)
 		},
-		OnDomReady: fitToScreen,
+		OnDomReady: func(ctx context.Context) {
+			fitToScreen(ctx)
+			if withoutWindowManager() {
+				remap(ctx)
+				// GTK forgets a move still pending when a window is
+				// unmapped: the window may be back where it was.
+				fitToScreen(ctx)
+			}
+		},
 		OnShutdown: func(context.Context) { app.Shutdown(a) },
 		Bind:       []interface{}{a},
 		// Dropped .kidpack files reach the frontend as paths (runtime.OnFileDrop).
@@ -117,6 +125,18 @@ func fitToScreen(ctx context.Context) {
 		}
 		return
 	}
+}
+
+// remap shows the window again once its page has loaded and it is placed.
+// Without a window manager the page can load and run while the window
+// stays an empty cream page for good (6 launches in 49 on a busy machine
+// under Xvfb); a resize does not bring it back, a new map does, and a
+// window mapped anew after it is placed painted in every launch tried.
+// With a window manager this was never seen, and a hidden and shown window
+// could be placed again, so it is left alone there.
+func remap(ctx context.Context) {
+	runtime.WindowHide(ctx)
+	runtime.WindowShow(ctx)
 }
 
 // placement is a window's position and size on its screen.
