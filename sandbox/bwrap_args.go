@@ -169,7 +169,7 @@ const gateShell = "/bin/sh"
 
 // gateCommand wraps a command in the gate on fd.
 func gateCommand(fd int, command []string) []string {
-	return append([]string{gateShell, "-c", gateScript(fd), "kidcoder-gate"}, command...)
+	return append([]string{gateShell, "-c", gateScript(fd), "sandbox-gate"}, command...)
 }
 
 // rlimitValues are the limits set inside the sandbox, soft = hard so the

@@ -217,7 +217,7 @@ func TestGateEndsAtEOF(t *testing.T) {
 			t.Fatal(err)
 		}
 		// ExtraFiles[i] is fd 3+i: the gate reads fd 5.
-		cmd := exec.Command(gateShell, append([]string{"-c", gateScript(5), "kidcoder-gate"}, "/bin/sh", "-c", "echo RAN; ls /proc/self/fd")...)
+		cmd := exec.Command(gateShell, append([]string{"-c", gateScript(5), "sandbox-gate"}, "/bin/sh", "-c", "echo RAN; ls /proc/self/fd")...)
 		cmd.ExtraFiles = []*os.File{nil, nil, r}
 		w.WriteString(line)
 		w.Close()

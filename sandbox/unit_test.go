@@ -100,7 +100,7 @@ func TestDiagnoseUserns(t *testing.T) {
 
 func TestGateCommand(t *testing.T) {
 	got := gateCommand(7, []string{"/usr/bin/prlimit", "--", "/usr/bin/python3", "a b"})
-	want := []string{"/bin/sh", "-c", `read -r go <&7 && exec 7<&- && exec "$@"`, "kidcoder-gate",
+	want := []string{"/bin/sh", "-c", `read -r go <&7 && exec 7<&- && exec "$@"`, "sandbox-gate",
 		"/usr/bin/prlimit", "--", "/usr/bin/python3", "a b"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("gateCommand = %q", got)
