@@ -2,10 +2,9 @@ package app
 
 import (
 	"encoding/json"
-	"os"
 	"path"
 	"slices"
-	"strconv"
+	"strings"
 	"testing"
 
 	"kidcoder/sandbox"
@@ -46,7 +45,7 @@ func TestStatusSaysHowRunsAreBounded(t *testing.T) {
 			t.Errorf("control group %+v with %d processes", c, st.Limits.MaxProcs)
 		}
 		// The groups are this process's, whatever verdict was kept on disk.
-		if want := "kidcoder-" + strconv.Itoa(os.Getpid()); path.Base(c.Detail) != want {
+		if want := sandbox.ContainmentInfo().Detail; c.Detail != want || !strings.HasPrefix(path.Base(c.Detail), "kidcoder-") {
 			t.Errorf("detail %q does not name this process's groups (%s)", c.Detail, want)
 		}
 	}
