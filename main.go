@@ -111,6 +111,12 @@ func fitToScreen(ctx context.Context) {
 		x, y := runtime.WindowGetPosition(ctx)
 		w, h := runtime.WindowGetSize(ctx)
 		g, fit := fitWindow(placement{x, y, w, h}, sc.Size.Width, sc.Size.Height)
+		if fit == moveWindow && !withoutWindowManager() {
+			// A window manager puts its frame around the window, which a
+			// size chosen here cannot know: maximised, frame and all fit
+			// its work area.
+			fit = maximiseWindow
+		}
 		switch fit {
 		case moveWindow:
 			runtime.WindowSetSize(ctx, g.w, g.h)
