@@ -389,26 +389,10 @@ func TestExplainErrorOnlyParses(t *testing.T) {
 func TestCheckLessonOnAPack(t *testing.T) {
 	eng := sandboxEngine(t)
 	root, lib := lessonsDir(t)
-	src, file := filepath.Join(t.TempDir(), "pack"), filepath.Join(t.TempDir(), "p.kidpack")
-	if err := packs.New(src); err != nil {
-		t.Fatal(err)
-	}
-	if err := packs.BuildFile(src, file); err != nil {
-		t.Fatal(err)
-	}
-	pl, err := packs.Import(file, root, "en")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lesson := ""
-	for _, w := range pl.Writes {
-		if strings.HasSuffix(w, ".py") {
-			lesson = w
-		}
-	}
+	src, lesson := importScaffoldPack(t, root)
 	solution, err := os.ReadFile(filepath.Join(src, "exercises", "square", "solution.py"))
 	if err != nil || lesson == "" {
-		t.Fatalf("no lesson in %v (%v)", pl.Writes, err)
+		t.Fatalf("no lesson imported from the pack (%v)", err)
 	}
 	cs := connect(t, newServer(t, eng, lib, false))
 
@@ -538,4 +522,27 @@ func TestFullQueueIsBusyError(t *testing.T) {
 	if want := []string{"0\n", "1\n", "2\n", "3\n"}; !slices.Equal(outs, want) {
 		t.Fatalf("waiting runs printed %q, want %q", outs, want)
 	}
+}
+
+// importScaffoldPack builds the scaffold pack and imports it into the
+// lessons folder root: its source folder and the imported lesson's path.
+func importScaffoldPack(t *testing.T, root string) (src, lesson string) {
+	t.Helper()
+	src, file := filepath.Join(t.TempDir(), "pack"), filepath.Join(t.TempDir(), "p.kidpack")
+	if err := packs.New(src); err != nil {
+		t.Fatal(err)
+	}
+	if err := packs.BuildFile(src, file); err != nil {
+		t.Fatal(err)
+	}
+	pl, err := packs.Import(file, root, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range pl.Writes {
+		if strings.HasSuffix(w, ".py") {
+			lesson = w
+		}
+	}
+	return src, lesson
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +14,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"kidcoder/backend/kidrun"
-	"kidcoder/backend/packs"
 	"kidcoder/backend/settings"
 	"kidcoder/sandbox"
 )
@@ -177,23 +175,7 @@ func TestCancelledCallGetsNoReply(t *testing.T) {
 
 func TestNoSandboxEveryRunningToolSaysWhyAndTheFix(t *testing.T) {
 	root, lib := lessonsDir(t)
-	src, file := filepath.Join(t.TempDir(), "pack"), filepath.Join(t.TempDir(), "p.kidpack")
-	if err := packs.New(src); err != nil {
-		t.Fatal(err)
-	}
-	if err := packs.BuildFile(src, file); err != nil {
-		t.Fatal(err)
-	}
-	pl, err := packs.Import(file, root, "en")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lesson := ""
-	for _, w := range pl.Writes {
-		if strings.HasSuffix(w, ".py") {
-			lesson = w
-		}
-	}
+	_, lesson := importScaffoldPack(t, root)
 	why := &sandbox.UnavailableError{Code: "bwrap_missing", Reason: "bwrap is not installed", Fix: "sudo apt install bubblewrap"}
 	for _, tc := range []struct {
 		name string
