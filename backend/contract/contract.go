@@ -109,7 +109,7 @@ func TypeScript() string {
 			if f.optional {
 				opt = "?"
 			}
-			fmt.Fprintf(&b, "  %s%s: %s;\n", f.json, opt, tsField(n.typ, f, names))
+			fmt.Fprintf(&b, "  %s%s: %s;\n", f.json, opt, tsField(f, names))
 		}
 		b.WriteString("}\n")
 	}
@@ -138,16 +138,12 @@ func union(vals []string) string {
 	return strings.Join(q, " | ")
 }
 
-func tsField(owner reflect.Type, f field, names map[reflect.Type]string) string {
-	switch {
-	case owner == reflect.TypeFor[kidrun.Result]() && f.f.Name == "Status":
-		return "RunStatus"
-	case owner == reflect.TypeFor[kidrun.Result]() && f.f.Name == "Limit":
-		return "RunLimit"
-	case owner == reflect.TypeFor[kidrun.Outcome]() && f.f.Name == "Key":
-		return "OutcomeKey"
-	case owner == reflect.TypeFor[kidrun.Result]() && f.f.Name == "Drawing":
-		return "Drawing | null"
+// tsField is a field's TypeScript type: its ts tag when it has one (a
+// named union declared above, or a type of the runner's protocol), else
+// what its enum or Go type says.
+func tsField(f field, names map[reflect.Type]string) string {
+	if ts := f.f.Tag.Get("ts"); ts != "" {
+		return ts
 	}
 	if e := enumOf(f.f); e != nil {
 		return union(e)

@@ -14,7 +14,7 @@ import (
 // Values, so the same end reads the same everywhere.
 type Outcome struct {
 	// Key is the message: a bound that ended the run or the child's Stop.
-	Key string `json:"key" enum:"limit.stopped,limit.cpu,limit.idle,limit.quiet,limit.files,limit.timeout,limit.memory,limit.output,limit.killed"`
+	Key string `json:"key" enum:"limit.stopped,limit.cpu,limit.idle,limit.quiet,limit.files,limit.timeout,limit.memory,limit.output,limit.killed" ts:"OutcomeKey"`
 	// Values fill the message's {names}: every value any of them uses,
 	// already formatted ("10", "512 MB", "5").
 	Values map[string]string `json:"values"`

@@ -10,7 +10,7 @@ import (
 // Result is the outcome of one run: the `run --json` object of docs/contracts.md §2
 // plus the fields the classroom needs (drawing steps, stop, limits, message).
 type Result struct {
-	Status     string          `json:"status" enum:"ok,error,timeout,memory_limit,output_limit,killed,sandbox_unavailable"`
+	Status     string          `json:"status" enum:"ok,error,timeout,memory_limit,output_limit,killed,sandbox_unavailable" ts:"RunStatus"`
 	ExitCode   int             `json:"exit_code"`
 	DurationMS int64           `json:"duration_ms"`
 	Stdout     string          `json:"stdout"`
@@ -18,13 +18,13 @@ type Result struct {
 	Truncated  bool            `json:"truncated"`
 	Error      *ErrorInfo      `json:"error"`
 	Images     []Image         `json:"images"`
-	Drawing    json.RawMessage `json:"drawing,omitempty"`
+	Drawing    json.RawMessage `json:"drawing,omitempty" ts:"Drawing | null"`
 	Stopped    bool            `json:"stopped,omitempty"`
 	// Limit names the bound that ended the run when the status alone does
 	// not: "cpu" (the run's CPU time), "idle" (waited for input too long),
 	// "quiet" (a live run got no input for the idle time), "files" (the
 	// scratch's file count); absent otherwise.
-	Limit  string `json:"limit,omitempty" enum:"cpu,idle,quiet,files"`
+	Limit  string `json:"limit,omitempty" enum:"cpu,idle,quiet,files" ts:"RunLimit"`
 	Limits Limits `json:"limits"`
 	// Outcome names the limit or stop that ended the run, for each reader
 	// to word in its language; absent for a run that ended by itself.
