@@ -36,6 +36,7 @@ type report struct {
 type collector struct {
 	obs     Observer
 	out     *batcher  // the run's output on its way to obs
+	silent  bool      // no observer: output is not passed on
 	pending [3][]byte // an incomplete UTF-8 sequence held back per stream
 	rep     report
 	// drawBytes counts the live draw frames passed on; past maxLiveDraw the
@@ -52,15 +53,20 @@ type collector struct {
 }
 
 func newCollector(obs Observer) *collector {
-	if obs == nil {
-		obs = nopObserver{}
-	}
 	c := &collector{obs: obs, listened: make(chan struct{}), looped: make(chan struct{})}
-	c.out = newBatcher(obs.Output)
+	if obs == nil {
+		// Nobody hears the run as it happens (the result has the output):
+		// no text is decoded or batched for it.
+		c.obs, c.silent = nopObserver{}, true
+	}
+	c.out = newBatcher(c.obs.Output)
 	return c
 }
 
 func (c *collector) Output(s sandbox.Stream, data []byte) {
+	if c.silent {
+		return
+	}
 	i := 1
 	name := "stdout"
 	if s == sandbox.Stderr {
