@@ -400,10 +400,11 @@ type cachedVerdict struct {
 const maxVerdicts = 8
 
 // selfTestKey is what a verdict depends on: this build, the sandbox tool
-// and its version, the kernel, the interpreter, and how whole runs are bounded.
+// and its version, the kernel, the interpreter, how whole runs are bounded,
+// and whether the app lives where its runs can enter their groups.
 func selfTestKey(buildID string, info Info, kernel, python string) string {
 	h := sha256.New()
-	for _, s := range []string{buildID, info.Kind, info.Path, info.Version, kernel, python, info.Containment.Mechanism} {
+	for _, s := range []string{buildID, info.Kind, info.Path, info.Version, kernel, python, info.Containment.Mechanism, groupPlaceKey()} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

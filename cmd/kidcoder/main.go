@@ -9,11 +9,15 @@ import (
 	"syscall"
 
 	"kidcoder/cmd/kidcoder/cli"
+	"kidcoder/sandbox"
 )
 
 func main() { os.Exit(run()) }
 
 func run() int {
+	// Runs must be able to enter their control groups (a login session's
+	// scope is not a place they can leave): see sandbox.EnterOwnScope.
+	sandbox.EnterOwnScope()
 	// Options for the window (--lessons DIR) go to the desktop app; anything
 	// else is a headless command.
 	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "--lessons") {
