@@ -16,6 +16,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"kidcoder/app"
+	"kidcoder/sandbox"
 )
 
 //go:embed all:frontend/dist
@@ -27,9 +28,12 @@ var icon []byte
 func main() { os.Exit(run()) }
 
 func run() int {
+	// Runs must be able to enter their control groups: see sandbox.EnterOwnScope.
+	sandbox.EnterOwnScope()
 	lessonsDir := flag.String("lessons", "", "lessons folder (default: $KIDCODER_LESSONS, then the one chosen in the app, then Documents/Kid Coder)")
 	flag.Parse()
 	a := app.New(os.Getenv("KIDCODER_SETTINGS"), "")
+	var shell app.Shell
 	app.SetLessonsFlag(a, *lessonsDir)
 	err := wails.Run(&options.App{
 		Title:  "小教室 Kid Coder",
@@ -42,13 +46,16 @@ func run() int {
 		BackgroundColour: &options.RGBA{R: 255, G: 250, B: 240, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup: func(ctx context.Context) {
-			var shell app.Shell = wailsShell{ctx}
+			shell = wailsShell{ctx}
 			if p := os.Getenv("KIDCODER_EVENT_LOG"); p != "" {
 				shell = app.LogEvents(shell, p)
 			}
 			app.Startup(a, ctx, shell)
 		},
 		OnDomReady: func(ctx context.Context) {
+			if l, ok := shell.(interface{ Note(string, any) }); ok {
+				l.Note("window:dom-ready", nil)
+			}
 			fitToScreen(ctx)
 			if withoutWindowManager() {
 				remap(ctx)

@@ -25,6 +25,13 @@ type eventLog struct {
 
 func (l *eventLog) Emit(event string, data any) {
 	l.Shell.Emit(event, data)
+	l.Note(event, data)
+}
+
+// Note appends a line for something the window did that is not an event
+// to the page (its page loaded, say), so a test that fails can tell how far
+// the window got.
+func (l *eventLog) Note(event string, data any) {
 	line, err := json.Marshal(map[string]any{"name": event, "data": data, "at": time.Now().UnixMilli()})
 	if err != nil {
 		return

@@ -132,9 +132,40 @@ func (a *appRun) waitPainted(t testing.TB) image.Image {
 	defer cancel()
 	var img image.Image
 	if !waitFor(ctx, 200*time.Millisecond, func() bool { img = a.x.screenshot(t); return painted(img) }) {
-		t.Fatalf("the window stayed an empty page for 60 s after it appeared (screen: %s)", savePNG(t, img, "e2e-empty-window.png"))
+		t.Fatalf("the window stayed an empty page for 60 s after it appeared (screen: %s)\n%s", savePNG(t, img, "e2e-empty-window.png"), a.howFar())
 	}
 	return img
+}
+
+// howFar says what the app did, for a test that fails: which events and
+// notes its window logged, when (ms after the start), and the end of its
+// output.
+func (a *appRun) howFar() string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	if f, err := os.ReadFile(a.events); err == nil {
+		for _, line := range strings.Split(string(f), "\n") {
+			var ev struct {
+				Name string `json:"name"`
+				At   int64  `json:"at"`
+			}
+			if json.Unmarshal([]byte(line), &ev) != nil || seen[ev.Name] {
+				continue
+			}
+			seen[ev.Name] = true
+			fmt.Fprintf(&b, "  %s at %d ms\n", ev.Name, ev.At-a.start.UnixMilli())
+		}
+	}
+	if len(seen) == 0 {
+		b.WriteString("  no event logged (the page never called the app)\n")
+	}
+	if out, err := os.ReadFile(filepath.Join(filepath.Dir(a.events), "app.log")); err == nil {
+		if len(out) > 1500 {
+			out = out[len(out)-1500:]
+		}
+		fmt.Fprintf(&b, "app output (end):\n%s", out)
+	}
+	return "window log:\n" + b.String()
 }
 
 // painted says whether a screen shows more than an empty window: before
