@@ -73,6 +73,9 @@ type RunRequest struct {
 	// Lesson is the open lesson's path in the lessons folder, so its data
 	// files are beside the program; "" for code that is not a lesson.
 	Lesson string `json:"lesson,omitempty"`
+	// Trace records the run step by step for the window to play back
+	// (RunResult.trace, docs/contracts.md §5).
+	Trace bool `json:"trace,omitempty"`
 }
 
 // App is bound to the frontend.
@@ -227,7 +230,7 @@ func (a *App) Run(req RunRequest) error {
 	}
 	err := a.runs.Run(kidrun.SessionRequest{
 		RunID: req.RunID, Code: []byte(req.Code), Name: req.Name, Lang: lang,
-		DataFiles: a.lessonDataFiles(req.Lesson), Policy: a.runPolicy(set),
+		DataFiles: a.lessonDataFiles(req.Lesson), Policy: a.runPolicy(set), Trace: req.Trace,
 	})
 	if errors.Is(err, sandbox.ErrUnavailable) && a.runs.Engine() == nil {
 		return fmt.Errorf("%w: %s", sandbox.ErrUnavailable, a.Status().Reason)

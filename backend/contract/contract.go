@@ -28,6 +28,8 @@ var exported = []named{
 	{"RunLimits", reflect.TypeFor[kidrun.Limits]()},
 	{"RunCheck", reflect.TypeFor[kidrun.CheckResult]()},
 	{"RunOutcome", reflect.TypeFor[kidrun.Outcome]()},
+	{"TraceStep", reflect.TypeFor[kidrun.TraceStep]()},
+	{"RunTrace", reflect.TypeFor[kidrun.Trace]()},
 	{"RunResult", reflect.TypeFor[kidrun.Result]()},
 	{"OutputEvent", reflect.TypeFor[kidrun.OutputEvent]()},
 	{"WaitingEvent", reflect.TypeFor[kidrun.WaitingEvent]()},
@@ -101,6 +103,7 @@ func TypeScript() string {
 	}
 	fmt.Fprintf(&b, "\n/** How a run ended, as the host decided it (docs/contracts.md §2). */\nexport type RunStatus = %s;\n", union(statuses()))
 	fmt.Fprintf(&b, "\n/** The whole-run bound that ended a run when the status alone does not say it. */\nexport type RunLimit = %s;\n", union(enumOf(fieldOf(reflect.TypeFor[kidrun.Result](), "Limit"))))
+	fmt.Fprintf(&b, "\n/** What a traced step is (docs/contracts.md §5). */\nexport type TraceEvent = %s;\n", union(enumOf(fieldOf(reflect.TypeFor[kidrun.TraceStep](), "Event"))))
 	fmt.Fprintf(&b, "\n/** A catalogue message (python/messages.json) that says how a run ended. */\nexport type OutcomeKey = %s;\n", union(enumOf(fieldOf(reflect.TypeFor[kidrun.Outcome](), "Key"))))
 	for _, n := range exported {
 		fmt.Fprintf(&b, "\nexport interface %s {\n", n.name)
@@ -199,6 +202,7 @@ var descriptions = map[string]string{
 	"Result.Drawing": "The turtle drawing's model and steps, for replay (docs/runner-protocol.md); null when the steps would pass the replay bound: the SVG image then stands alone.",
 	"Result.Outcome": "The limit or stop that ended the run: a catalogue message key and its values.",
 	"Result.Message": "Outcome in the run's language.",
+	"Result.Trace":   "The step-by-step recording of the child's own file (docs/contracts.md §5), when a trace was asked for: the program's own word, never a verdict.",
 	"Image.Data":     "base64",
 }
 

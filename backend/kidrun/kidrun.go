@@ -214,6 +214,9 @@ type Request struct {
 	// turtle keeps CPython's time, takes events through Run.Send and sends
 	// live frames to an Observer that is a LiveObserver.
 	Live bool
+	// Trace records the child's own file step by step (docs/contracts.md
+	// §5) into Result.Trace, bounded and checked by the host.
+	Trace bool
 }
 
 // Observer hears a run as it happens. Calls come in order and never

@@ -35,6 +35,9 @@ type Result struct {
 	// Checks are the verdicts of Request.CheckFiles, in order, as reported
 	// from inside the sandbox; absent when none ran.
 	Checks []CheckResult `json:"checks,omitempty"`
+	// Trace is the step-by-step recording of a run asked for with
+	// Request.Trace (docs/contracts.md §5); absent otherwise.
+	Trace *Trace `json:"trace,omitempty"`
 }
 
 // CheckResult is one teacher check's verdict (python/kidcheck.py run_check).

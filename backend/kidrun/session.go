@@ -27,6 +27,7 @@ type SessionRequest struct {
 	Lang      string
 	DataFiles []string
 	Policy    sandbox.Policy // PolicyFor the settings
+	Trace     bool           // Request.Trace
 }
 
 // ErrRunIDInUse is returned by Session.Run for the id of a run whose end
@@ -206,7 +207,7 @@ func (s *Session) Run(req SessionRequest) error {
 	policy := req.Policy
 	run, err := eng.Start(s.ctx, Request{
 		Code: req.Code, Name: req.Name, Lang: req.Lang, Interactive: true, Live: true, Policy: &policy,
-		DataFiles: req.DataFiles,
+		DataFiles: req.DataFiles, Trace: req.Trace,
 	}, sr.observer())
 	if err != nil {
 		s.release(id)

@@ -15,6 +15,9 @@ export type RunStatus = 'ok' | 'error' | 'timeout' | 'memory_limit' | 'output_li
 /** The whole-run bound that ended a run when the status alone does not say it. */
 export type RunLimit = 'cpu' | 'idle' | 'quiet' | 'files';
 
+/** What a traced step is (docs/contracts.md §5). */
+export type TraceEvent = 'line' | 'call' | 'return' | 'exception';
+
 /** A catalogue message (python/messages.json) that says how a run ended. */
 export type OutcomeKey = 'limit.stopped' | 'limit.cpu' | 'limit.idle' | 'limit.quiet' | 'limit.files' | 'limit.timeout' | 'limit.memory' | 'limit.output' | 'limit.killed';
 
@@ -49,6 +52,24 @@ export interface RunOutcome {
   values: Record<string, string>;
 }
 
+export interface TraceStep {
+  i: number;
+  event: TraceEvent;
+  line: number;
+  func: string;
+  depth: number;
+  vars: Record<string, string>;
+  value?: string | null;
+  error?: string | null;
+  out: number;
+  draw: number;
+}
+
+export interface RunTrace {
+  steps: TraceStep[] | null;
+  truncated: boolean;
+}
+
 export interface RunResult {
   status: RunStatus;
   exit_code: number;
@@ -66,6 +87,7 @@ export interface RunResult {
   message?: string;
   notices?: string[] | null;
   checks?: RunCheck[] | null;
+  trace?: RunTrace | null;
 }
 
 export interface OutputEvent {

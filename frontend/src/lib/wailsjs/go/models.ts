@@ -235,6 +235,7 @@ export namespace app {
 	    name: string;
 	    lang: string;
 	    lesson?: string;
+	    trace?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunRequest(source);
@@ -247,6 +248,7 @@ export namespace app {
 	        this.name = source["name"];
 	        this.lang = source["lang"];
 	        this.lesson = source["lesson"];
+	        this.trace = source["trace"];
 	    }
 	}
 	export class SandboxLimits {
