@@ -93,7 +93,7 @@ export class Classroom {
     this.#timers = opts.timers ?? realTimers;
     this.console = new ConsoleState({ schedule: opts.schedule });
     this.drawing = new DrawingState(backend, opts.clock);
-    this.live = new LiveState(backend, opts.clock ?? browserClock);
+    this.live = new LiveState(backend, opts.clock ?? browserClock, { typing: () => this.waiting !== null });
     this.editor = new CodeEditor({
       run: () => void this.run(),
       stop: () => void this.stop(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyControls, tkKeysym } from './keys';
+import { isWindowShortcut, keyControls, tkKeysym } from './keys';
 
 describe('tkKeysym', () => {
   it.each([
@@ -73,5 +73,19 @@ describe('keyControls', () => {
 
   it('a key without a keysym sends nothing', () => {
     expect(keyControls({ key: 'Process', code: 'KeyA' }, true)).toEqual([]);
+  });
+});
+
+describe('isWindowShortcut', () => {
+  it.each([
+    [{ key: 'Escape' }, true],
+    [{ key: 'Escape', ctrlKey: true }, true],
+    [{ key: 'Enter', ctrlKey: true }, true],
+    [{ key: 'Enter', metaKey: true }, true],
+    [{ key: 'Enter' }, false],
+    [{ key: 'a', ctrlKey: true }, false],
+    [{ key: 'ArrowUp' }, false],
+  ])('%j → %s', (e, want) => {
+    expect(isWindowShortcut(e)).toBe(want);
   });
 });

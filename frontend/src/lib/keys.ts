@@ -133,3 +133,20 @@ export function keyControls(e: KeyLike & { repeat?: boolean }, down: boolean): K
   if (down && e.repeat) return [{ type: 'key', key, down: false }, { type: 'key', key, down: true }];
   return [{ type: 'key', key, down }];
 }
+
+/** The modifier state of a key event, as far as window shortcuts read it. */
+export interface ShortcutLike extends KeyLike {
+  ctrlKey?: boolean;
+  metaKey?: boolean;
+}
+
+/**
+ * The window's own keys, which stay the window's while a game has the
+ * keyboard: Escape stops the run and Ctrl+Enter (⌘+Enter) runs again, as
+ * the Stop and Run buttons say. A program never gets them, so a game can
+ * always be stopped from the keyboard.
+ */
+export function isWindowShortcut(e: ShortcutLike): boolean {
+  if (e.key === 'Escape') return true;
+  return e.key === 'Enter' && !!(e.ctrlKey || e.metaKey);
+}

@@ -27,7 +27,7 @@ function manualClock() {
   };
 }
 
-function setup() {
+function setup(opts: { typing?: () => boolean } = {}) {
   const sent: unknown[] = [];
   let fail = false;
   const setFail = (v: boolean) => (fail = v);
@@ -38,7 +38,7 @@ function setup() {
     },
   } as unknown as Backend;
   const c = manualClock();
-  const live = new LiveState(backend, c.clock);
+  const live = new LiveState(backend, c.clock, opts);
   live.begin('run-1');
   return { live, sent, ...c, setFail };
 }
@@ -244,6 +244,42 @@ describe('LiveState keys and focus', () => {
     b.live.focusKeys();
     expect(b.live.keysFocused).toBe(false);
     expect(b.live.key({ key: 'ArrowUp', code: 'ArrowUp' }, true)).toBe(false);
+  });
+
+  it('an input() waiting in the console gets the typing, and the keys come back to the game once it is answered', async () => {
+    let typing = false;
+    const { live, sent } = setup({ typing: () => typing });
+    live.frame({ type: 'listen' });
+    expect(live.keysToProgram).toBe(true);
+    typing = true;
+    expect(live.keysToProgram).toBe(false);
+    expect(live.key({ key: 'b', code: 'KeyB' }, true)).toBe(false);
+    expect(live.key({ key: 'b', code: 'KeyB' }, false)).toBe(false);
+    typing = false;
+    expect(live.keysToProgram).toBe(true);
+    expect(live.key({ key: 'ArrowUp', code: 'ArrowUp' }, true)).toBe(true);
+    await flush();
+    expect(sent).toEqual([{ runId: 'run-1', type: 'key', key: 'Up', down: true }]);
+  });
+
+  it('Escape and Ctrl+Enter stay the window\'s while a game has the keys, releases included', async () => {
+    const { live, sent } = setup();
+    live.frame({ type: 'listen' });
+    expect(live.key({ key: 'Escape', code: 'Escape' }, true)).toBe(false);
+    expect(live.key({ key: 'Escape', code: 'Escape' }, false)).toBe(false);
+    expect(live.key({ key: 'Enter', code: 'Enter', ctrlKey: true }, true)).toBe(false);
+    // Ctrl let go first: the Enter's release still is not the program's
+    expect(live.key({ key: 'Enter', code: 'Enter' }, false)).toBe(false);
+    expect(live.key({ key: 'Enter', code: 'Enter', metaKey: true }, true)).toBe(false);
+    expect(live.key({ key: 'Enter', code: 'Enter', metaKey: true }, false)).toBe(false);
+    // a plain Enter is the game's
+    expect(live.key({ key: 'Enter', code: 'Enter' }, true)).toBe(true);
+    expect(live.key({ key: 'Enter', code: 'Enter' }, false)).toBe(true);
+    await flush();
+    expect(sent).toEqual([
+      { runId: 'run-1', type: 'key', key: 'Return', down: true },
+      { runId: 'run-1', type: 'key', key: 'Return', down: false },
+    ]);
   });
 
   it('keys go to an open dialog, not the turtle', () => {

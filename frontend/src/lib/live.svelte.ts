@@ -5,7 +5,7 @@
 
 import type { Backend } from './backend';
 import type { Clock } from './drawing.svelte';
-import { keyControls, type KeyLike } from './keys';
+import { isWindowShortcut, keyControls, type ShortcutLike } from './keys';
 import { parseLiveFrame, type DialogFrame, type ScreenFrame } from './liveFrames';
 import { canvasLayers, type Blit2D, type InProgress, type Layers } from './paint';
 import { Player, type Recording } from './player';
@@ -38,6 +38,15 @@ export function tkButton(domButton: number): number {
   return domButton === 1 ? 2 : domButton === 2 ? 3 : 1;
 }
 
+export interface LiveOptions {
+  /**
+   * The program waits in input() for a line typed into the console: until
+   * it is answered the keys are the console's, as a terminal has them while
+   * Tk's window waits.
+   */
+  typing?: () => boolean;
+}
+
 export class LiveState {
   /** The run these frames belong to; null before the first run. */
   runId = $state<string | null>(null);
@@ -63,6 +72,9 @@ export class LiveState {
 
   readonly #backend: Backend;
   readonly #clock: Clock;
+  readonly #typing: () => boolean;
+  /** Window shortcuts pressed while the program had the keys: their releases are not the program's either. */
+  #shortcutsDown = new Set<string>();
   #player = new Player(DEFAULT_SCREEN);
   /** The run has ended and the runner's final picture can replace the canvas. */
   #ended = false;
@@ -74,9 +86,18 @@ export class LiveState {
   #pendingMove: ControlEvent | null = null;
   #lastAnswer: string | null = null;
 
-  constructor(backend: Backend, clock: Clock) {
+  constructor(backend: Backend, clock: Clock, opts: LiveOptions = {}) {
     this.#backend = backend;
     this.#clock = clock;
+    this.#typing = opts.typing ?? (() => false);
+  }
+
+  /**
+   * Key presses go to the program now: it listens and has the focus, and
+   * neither its dialog nor an input() in the console is waiting for typing.
+   */
+  get keysToProgram(): boolean {
+    return this.keysFocused && this.running && !this.dialog && !this.#typing();
   }
 
   /** The scene as far as it has played (for tests and painting). */
@@ -276,10 +297,17 @@ export class LiveState {
    * A keydown (down) or keyup of the window while keys go to the drawing:
    * sends it as Tk would see it and returns true (the caller then prevents
    * the browser's default, so no key moves the editor's cursor or scrolls).
-   * Returns false when keys do not go to the drawing, or a dialog has them.
+   * Returns false when keys do not go to the drawing (a dialog or input()
+   * has them), and for the window's own shortcuts, Escape and Ctrl+Enter,
+   * which stay the window's.
    */
-  key(e: KeyLike & { repeat?: boolean }, down: boolean): boolean {
-    if (!this.keysFocused || !this.running || this.dialog) return false;
+  key(e: ShortcutLike & { repeat?: boolean }, down: boolean): boolean {
+    if (down && isWindowShortcut(e)) {
+      this.#shortcutsDown.add(e.key);
+      return false;
+    }
+    if (!down && this.#shortcutsDown.delete(e.key)) return false;
+    if (!this.keysToProgram) return false;
     for (const ev of keyControls(e, down)) this.#send(ev);
     return true;
   }
