@@ -20,6 +20,7 @@ FRAME_MAX = 1 << 20      # a live frame is at most this many bytes
 NEST_MAX = 32            # handlers running inside handlers at most
 STOP_GRACE = 0.1         # s a handler inside mainloop has to reach an event point after Stop
 WAIT_MAX = 3600.0        # the longest single wait on the condition (s)
+PACE_MIN, PACE_MAX = 0.1, 100.0   # how many times CPython's speed a pace line may ask for
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _ACTIONS = ("down", "move", "up")
 
@@ -40,8 +41,9 @@ def _number(v):
 def parse_line(line):
     """One control line (bytes, without its newline) as an event tuple, or None.
 
-    ("stop",), ("close",), ("answer", text or None), ("key", keysym, down)
-    or ("mouse", action, x, y, button); every field is checked again here.
+    ("stop",), ("close",), ("answer", text or None), ("key", keysym, down),
+    ("mouse", action, x, y, button), ("pace", speed) or ("finish",); every
+    field is checked again here.
     """
     line = line.strip()
     if line == b"stop":
@@ -57,6 +59,8 @@ def parse_line(line):
     kind = obj.get("type")
     if kind == "close":
         return ("close",)
+    if kind in ("pace", "finish"):
+        return _pace_event(kind, obj)
     if kind == "answer":
         text = obj.get("text")
         if text is None or type(text) is str:
@@ -75,6 +79,16 @@ def parse_line(line):
                 and x is not None and y is not None:
             return ("mouse", action, x, y, button)
     return None
+
+
+def _pace_event(kind, obj):
+    """A pace line as an event: ("pace", speed) with speed within the bounds, or ("finish",)."""
+    if kind == "finish":
+        return ("finish",)
+    speed = _number(obj.get("speed"))
+    if speed is None or not PACE_MIN <= speed <= PACE_MAX:
+        return None
+    return ("pace", speed)
 
 
 class Live(object):
@@ -109,6 +123,9 @@ class Live(object):
         self.keys_on = False           # listen() was called: keys go to the drawing
         self.looped = False            # mainloop() said so to the host once
         self.deaf = False              # no control pipe, or the host closed it: no event can come
+        self.speed = 1.0               # the window's speed dial: turtle waits take 1/speed of CPython's time
+        self.unpaced = False           # "finish now": no turtle waits for the rest of the run
+        self.pace_gen = 0              # counts pace changes, so a wait under the old pace ends
 
     # -- the control thread
     def feed(self, ev):
@@ -116,7 +133,9 @@ class Live(object):
         kind = ev[0]
         interrupt = False
         with self.cond:
-            if kind == "stop":
+            if kind in ("pace", "finish"):
+                self._set_pace(ev)
+            elif kind == "stop":
                 if self.loop_depth >= 0:
                     # Inside mainloop: it ends there, or in a handler's next
                     # wait; a handler that never waits is interrupted soon.
@@ -147,6 +166,22 @@ class Live(object):
         if interrupt:
             self._interrupt()
 
+    def _set_pace(self, ev):
+        """The speed dial moved, or "finish now" (the caller holds cond): waits under the old pace end now."""
+        if self.unpaced:
+            return                     # finish holds for the rest of the run
+        if ev[0] == "finish":
+            self.unpaced = True
+        else:
+            self.speed = ev[1]
+        self.pace_gen += 1
+
+    def paced(self, ms):
+        """ms of CPython's turtle time at the pace the window asked for."""
+        if self.unpaced:
+            return 0
+        return ms / self.speed
+
     def _late_stop(self):
         """A stop queued while a handler ran that never reached an event point: interrupt it."""
         with self.cond:
@@ -176,8 +211,9 @@ class Live(object):
         n = len(steps) if steps is not None else 0
         if n > self.charged:
             self.charged = n
+            ms = self.paced(ms)
             if ms > 0:
-                self.d[n - 1] = self.d.get(n - 1, 0) + ms
+                self.d[n - 1] = self.d.get(n - 1, 0) + int(round(ms))
 
     def show(self):
         """Everything recorded so far was painted: it may go out."""
@@ -238,13 +274,22 @@ class Live(object):
 
     # -- waiting and event points
     def tick(self, delay_ms):
-        """One screen update under tracer(1): paint, an event point, then wait delay_ms."""
+        """One screen update under tracer(1): paint, an event point, then wait delay_ms at the window's pace."""
         self.charge_new(delay_ms)
         self.show()
-        if delay_ms > 0:
-            self.wait_until(_clock() + delay_ms / 1000.0)
+        if self.paced(delay_ms) > 0:
+            self._paced_wait(delay_ms)
         else:
             self.point()
+
+    def _paced_wait(self, delay_ms):
+        """Wait delay_ms at the window's pace; a new pace retimes the wait at once (finish ends it)."""
+        start = _clock()
+        while True:
+            gen = self.pace_gen
+            self.wait_until(start + self.paced(delay_ms) / 1000.0, until=lambda: self.pace_gen != gen)
+            if self.pace_gen == gen:
+                return
 
     def repaint(self):
         """A repaint without a wait (tracer(n), update()): paint, then an event point."""

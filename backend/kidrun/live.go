@@ -11,7 +11,7 @@ import (
 // Event is one input event for a live run: a key, the pointer, the drawing
 // closing, or the answer to a dialog (docs/runner-protocol.md, "Control lines").
 type Event struct {
-	// Type is "key", "mouse", "close" or "answer".
+	// Type is "key", "mouse", "close", "answer", "pace" or "finish".
 	Type string `json:"type"`
 	// Key is a Tk keysym ("Up", "space", "a", "Return") for "key".
 	Key string `json:"key,omitempty"`
@@ -26,6 +26,9 @@ type Event struct {
 	Button int `json:"button,omitempty"`
 	// Text is the answer to a dialog; nil when the child cancelled ("answer").
 	Text *string `json:"text,omitempty"`
+	// Speed is how many times CPython's pace the turtle draws at ("pace",
+	// settings.MinPace to MaxPace); "finish" drops pacing for the rest of the run.
+	Speed float64 `json:"speed,omitempty"`
 }
 
 // Bounds on an event's fields.
@@ -87,8 +90,10 @@ func (e Event) line() ([]byte, error) {
 			Type string  `json:"type"`
 			Text *string `json:"text"`
 		}{e.Type, e.Text}
+	case "pace", "finish":
+		return e.paceLine()
 	default:
-		return bad("the type is key, mouse, close or answer")
+		return bad("the type is key, mouse, close, answer, pace or finish")
 	}
 	return json.Marshal(v) // json escapes newlines: one line
 }

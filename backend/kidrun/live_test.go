@@ -31,6 +31,10 @@ func TestSendRefusesBadEvents(t *testing.T) {
 		"huge x":             {Type: "mouse", Action: "up", Button: 1, X: 2e9},
 		"huge answer":        {Type: "answer", Text: &long},
 		"invalid UTF-8":      {Type: "answer", Text: &bad},
+		"pace without speed": {Type: "pace"},
+		"pace too slow":      {Type: "pace", Speed: 0.01},
+		"pace too fast":      {Type: "pace", Speed: 1000},
+		"NaN pace":           {Type: "pace", Speed: math.NaN()},
 	} {
 		if err := (&Run{live: true}).Send(ev); !errors.Is(err, ErrBadEvent) {
 			t.Errorf("%s: %v, want ErrBadEvent", name, err)
@@ -54,6 +58,9 @@ func TestEventLines(t *testing.T) {
 		{Event{Type: "close", Key: "a"}, `{"type":"close"}`},
 		{Event{Type: "answer", Text: &name}, `{"type":"answer","text":"小明\n"}`},
 		{Event{Type: "answer"}, `{"type":"answer","text":null}`},
+		{Event{Type: "pace", Speed: 2, Key: "a"}, `{"type":"pace","speed":2}`},
+		{Event{Type: "pace", Speed: 0.25}, `{"type":"pace","speed":0.25}`},
+		{Event{Type: "finish", Speed: 3}, `{"type":"finish"}`},
 	} {
 		got, err := tt.ev.line()
 		if err != nil || string(got) != tt.want || strings.Contains(string(got), "\n") {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -21,6 +22,9 @@ type Settings struct {
 	TimeoutSeconds int    `json:"timeoutSeconds"`
 	Python         string `json:"python"` // "" finds one
 	LessonsDir     string `json:"lessonsDir,omitempty"`
+	// Pace is the speed dial of live drawings: how many times CPython's own
+	// pace the turtle draws at (1, the default, is CPython's own timing).
+	Pace float64 `json:"pace,omitempty"`
 	// CoursesOffered is set once the course shelf was shown by itself, so
 	// it opens on a first start and never again unasked.
 	CoursesOffered bool `json:"coursesOffered,omitempty"`
@@ -32,11 +36,14 @@ type Settings struct {
 const (
 	MinFont, MaxFont       = 10, 40
 	MinTimeout, MaxTimeout = 1, 60
+	// MinPace and MaxPace bound the speed dial, and what a live run's pace
+	// event may ask for (the runner holds to the same: python/kidlive.py).
+	MinPace, MaxPace float64 = 0.1, 100
 )
 
 // Defaults are the settings of a first start.
 func Defaults() Settings {
-	return Settings{FontSize: 18, TimeoutSeconds: 10}
+	return Settings{FontSize: 18, TimeoutSeconds: 10, Pace: 1}
 }
 
 // Clamp brings every field within its bounds.
@@ -52,6 +59,10 @@ func (s Settings) Clamp() Settings {
 		s.TimeoutSeconds = Defaults().TimeoutSeconds
 	}
 	s.TimeoutSeconds = min(max(s.TimeoutSeconds, MinTimeout), MaxTimeout)
+	if s.Pace == 0 || math.IsNaN(s.Pace) {
+		s.Pace = Defaults().Pace
+	}
+	s.Pace = min(max(s.Pace, MinPace), MaxPace)
 	s.Warning = ""
 	return s
 }

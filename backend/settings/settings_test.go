@@ -2,6 +2,7 @@ package settings
 
 import (
 	"kidcoder/backend/safefile/safefiletest"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -33,9 +34,11 @@ func TestSaveClampsAndRoundTrips(t *testing.T) {
 	tests := []struct {
 		in, want Settings
 	}{
-		{Settings{Lang: "zh", FontSize: 99, TimeoutSeconds: 0}, Settings{Lang: "zh", FontSize: MaxFont, TimeoutSeconds: 10}},
-		{Settings{Lang: "fr", FontSize: 3, TimeoutSeconds: 500, Python: "/usr/bin/python3"}, Settings{FontSize: MinFont, TimeoutSeconds: MaxTimeout, Python: "/usr/bin/python3"}},
-		{Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5, Warning: "x"}, Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5}},
+		{Settings{Lang: "zh", FontSize: 99, TimeoutSeconds: 0}, Settings{Lang: "zh", FontSize: MaxFont, TimeoutSeconds: 10, Pace: 1}},
+		{Settings{Lang: "fr", FontSize: 3, TimeoutSeconds: 500, Python: "/usr/bin/python3", Pace: 1000}, Settings{FontSize: MinFont, TimeoutSeconds: MaxTimeout, Python: "/usr/bin/python3", Pace: MaxPace}},
+		{Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5, Warning: "x", Pace: 0.25}, Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5, Pace: 0.25}},
+		{Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5, Pace: 0.01}, Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5, Pace: MinPace}},
+		{Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5, Pace: math.NaN()}, Settings{Lang: "en", FontSize: 20, TimeoutSeconds: 5, Pace: 1}},
 	}
 	for _, tt := range tests {
 		got, err := Save(p, tt.in)

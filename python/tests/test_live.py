@@ -479,6 +479,15 @@ class LiveTest(unittest.TestCase):
                          ("mouse", "up", 1.0, -2.5, 3))
         self.assertEqual(kidlive.parse_line(b'{"type": "answer", "text": null}'), ("answer", None))
 
+    def test_pace_lines_are_checked(self):
+        for line in [b'{"type": "pace"}', b'{"type": "pace", "speed": "2"}', b'{"type": "pace", "speed": 0}',
+                     b'{"type": "pace", "speed": -1}', b'{"type": "pace", "speed": 1000}',
+                     b'{"type": "pace", "speed": true}', b'{"type": "pace", "speed": NaN}']:
+            self.assertIsNone(kidlive.parse_line(line), line)
+        self.assertEqual(kidlive.parse_line(b'{"type": "pace", "speed": 0.25}'), ("pace", 0.25))
+        self.assertEqual(kidlive.parse_line(b'{"type": "pace", "speed": 10}'), ("pace", 10.0))
+        self.assertEqual(kidlive.parse_line(b'{"type": "finish"}'), ("finish",))
+
     # -- pacing and live frames
     def test_pacing_follows_cpython(self):
         r = self.start(
@@ -508,6 +517,91 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(moves, [("move", 100.0, 310), ("turn", None, 320), ("move", 100.0, 10),
                                  ("dot", None, 10), ("move", 100.0, 0), ("move", 100.0, 35)])
         self.assertEqual(self.frames(r, "screen")[0]["view"], [-200.0, -200.0, 400.0, 400.0])
+
+    def test_speed_dial_paces_the_turtle_and_finish_holds(self):
+        r = self.start(
+            "import turtle\n"
+            "t = turtle.Turtle()\n"
+            "t.speed(1)\n"
+            "n = 0\n"
+            "def draw():\n"
+            "    global n\n"
+            "    t.forward(100)\n"     # 31 updates: 310 ms at CPython's pace
+            "    n += 1\n"
+            "    print('drawn', n)\n"
+            "turtle.listen()\n"
+            "turtle.onkey(draw, 'space')\n"
+            "print('ready')\n"
+            "turtle.done()\n")
+        self.wait_out(r, "ready\n")
+        space = {"type": "key", "key": "space", "down": False}
+        # A pace line goes before the key that draws: the control thread
+        # takes them in order, so the handler draws at the new pace.
+        self.send(r, {"type": "pace", "speed": 2}, space)
+        self.wait_out(r, "drawn 1\n")
+        self.send(r, {"type": "pace", "speed": 0.5}, space)
+        self.wait_out(r, "drawn 2\n")
+        # Finish holds for the rest of the run: a later pace line changes nothing.
+        self.send(r, {"type": "finish"}, {"type": "pace", "speed": 0.5}, space)
+        self.wait_out(r, "drawn 3\n")
+        self.send(r, {"type": "close"})
+        r.finish()
+        self.assertEqual(r.code, 0)
+        self.assertEqual([s["ms"] for s in self.steps(r) if s["k"] == "move"], [155, 620, 0])
+
+    def test_pace_retimes_a_wait_at_once(self):
+        # Each update waits a minute at CPython's pace: only a pace line
+        # that reaches the wait in progress lets this end within the harness's timeout.
+        r = self.start(
+            "import turtle\n"
+            "t = turtle.Turtle()\n"
+            "t.speed(0)\n"
+            "turtle.delay(60000)\n"
+            "t.forward(10)\n"
+            "def more():\n"
+            "    t.forward(10)\n"
+            "    t.forward(10)\n"
+            "    print('end')\n"
+            "    turtle.bye()\n"
+            "turtle.listen()\n"
+            "turtle.onkey(more, 'space')\n"
+            "print('listening')\n"
+            "turtle.done()\n")
+        # The move's frame goes out once its wait has begun.
+        with r.frame_event:
+            self.assertTrue(r.frame_event.wait_for(lambda: any(
+                f is not None and f["type"] == "draw" and any(st["k"] == "move" for st in f["steps"])
+                for f in r.frames), 30))
+        self.send(r, {"type": "pace", "speed": 100})    # the minute becomes 0.6 s from the wait's start
+        self.wait_out(r, "listening\n")
+        # Finish before the key: the handler's moves do not wait at all.
+        self.send(r, {"type": "finish"}, {"type": "key", "key": "space", "down": False})
+        r.finish()
+        self.assertEqual(r.code, 0)
+        self.assertIn("end\n", r.stdout)
+        self.assertEqual([s["ms"] for s in self.steps(r) if s["k"] == "move"], [60000, 0, 0])
+
+    def test_finish_drops_pacing_for_the_rest_of_a_slow_drawing(self):
+        # About 6 minutes at CPython's pace.
+        r = self.start(
+            "import turtle\n"
+            "t = turtle.Turtle()\n"
+            "t.speed(1)\n"
+            "print('go')\n"
+            "for i in range(300):\n"
+            "    t.forward(300)\n"
+            "    t.left(91)\n"
+            "print('end')\n")
+        self.wait_out(r, "go\n")
+        self.send(r, {"type": "finish"})
+        r.finish()
+        self.assertEqual(r.code, 0)
+        ms = [s["ms"] for s in self.steps(r) if s["k"] in ("move", "turn")]
+        self.assertEqual(len(ms), 600)
+        # The steps drawn before the finish arrived kept their time; every one after it has none.
+        first_free = ms.index(0)
+        self.assertTrue(all(m > 0 for m in ms[:first_free]))
+        self.assertTrue(all(m == 0 for m in ms[first_free:]))
 
     def test_tracer_holds_steps_until_update(self):
         r = self.start(

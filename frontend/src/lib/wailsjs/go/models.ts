@@ -367,6 +367,7 @@ export namespace kidrun {
 	    y?: number;
 	    button?: number;
 	    text?: string;
+	    speed?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Event(source);
@@ -382,6 +383,7 @@ export namespace kidrun {
 	        this.y = source["y"];
 	        this.button = source["button"];
 	        this.text = source["text"];
+	        this.speed = source["speed"];
 	    }
 	}
 
@@ -876,6 +878,7 @@ export namespace settings {
 	    timeoutSeconds: number;
 	    python: string;
 	    lessonsDir?: string;
+	    pace?: number;
 	    coursesOffered?: boolean;
 	    warning?: string;
 	
@@ -890,6 +893,7 @@ export namespace settings {
 	        this.timeoutSeconds = source["timeoutSeconds"];
 	        this.python = source["python"];
 	        this.lessonsDir = source["lessonsDir"];
+	        this.pace = source["pace"];
 	        this.coursesOffered = source["coursesOffered"];
 	        this.warning = source["warning"];
 	    }
