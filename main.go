@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -30,10 +32,18 @@ func main() { os.Exit(run()) }
 func run() int {
 	// Runs must be able to enter their control groups: see sandbox.EnterOwnScope.
 	sandbox.EnterOwnScope()
+	webkitDefaults()
 	lessonsDir := flag.String("lessons", "", "lessons folder (default: $KIDCODER_LESSONS, then the one chosen in the app, then Documents/Kid Coder)")
 	flag.Parse()
 	a := app.New(os.Getenv("KIDCODER_SETTINGS"), "")
 	var shell app.Shell
+	loaded := make(chan struct{})
+	var loadOnce sync.Once
+	note := func(what string) {
+		if l, ok := shell.(interface{ Note(string, any) }); ok {
+			l.Note(what, nil)
+		}
+	}
 	app.SetLessonsFlag(a, *lessonsDir)
 	err := wails.Run(&options.App{
 		Title:  "小教室 Kid Coder",
@@ -51,11 +61,11 @@ func run() int {
 				shell = app.LogEvents(shell, p)
 			}
 			app.Startup(a, ctx, shell)
+			go watchPage(ctx, loaded, note)
 		},
 		OnDomReady: func(ctx context.Context) {
-			if l, ok := shell.(interface{ Note(string, any) }); ok {
-				l.Note("window:dom-ready", nil)
-			}
+			note("window:dom-ready")
+			loadOnce.Do(func() { close(loaded) })
 			fitToScreen(ctx)
 			if withoutWindowManager() {
 				remap(ctx)
@@ -137,6 +147,29 @@ func fitToScreen(ctx context.Context) {
 			runtime.WindowMaximise(ctx)
 		}
 		return
+	}
+}
+
+// pageLoadWait is how long the window waits for its page before it loads
+// the page again: the page loads in well under a second, and in seconds on
+// a busy machine.
+const pageLoadWait = 15 * time.Second
+
+// watchPage loads the page again, a few times at most, while it has not
+// loaded: a window whose page never loads stays an empty cream page for
+// good, and a child can do nothing about it.
+func watchPage(ctx context.Context, loaded <-chan struct{}, note func(string)) {
+	for try := 0; try < 3; try++ {
+		select {
+		case <-loaded:
+			return
+		case <-ctx.Done():
+			return
+		case <-time.After(pageLoadWait):
+		}
+		fmt.Fprintf(os.Stderr, "kidcoder: the page has not loaded after %s; loading it again\n", pageLoadWait*time.Duration(try+1))
+		note("window:reload")
+		runtime.WindowReloadApp(ctx)
 	}
 }
 

@@ -37,3 +37,14 @@ func withoutWindowManager() bool {
 	p, err := xproto.GetProperty(c, false, root, atom.Atom, xproto.AtomWindow, 0, 1).Reply()
 	return err == nil && p.ValueLen == 0
 }
+
+// webkitDefaults chooses WebKitGTK's renderer before the window exists:
+// its DMA-BUF renderer (the default since 2.42) leaves windows blank on
+// many drivers and virtual displays, and the window renders without GPU
+// acceleration anyway (WebviewGpuPolicyNever). A choice made in the
+// environment is kept.
+func webkitDefaults() {
+	if _, set := os.LookupEnv("WEBKIT_DISABLE_DMABUF_RENDERER"); !set {
+		os.Setenv("WEBKIT_DISABLE_DMABUF_RENDERER", "1")
+	}
+}
