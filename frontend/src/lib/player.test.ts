@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Drawing, DrawStep } from './drawingTypes';
-import type { Paint2D } from './paint';
+import { paintScene, type Paint2D } from './paint';
 import { MAX_STEP_MS, Player, stepDuration, Timeline, UPDATE_MS, updates } from './player';
 import { placeShape, turnDelta } from './scene';
 import { fitView } from './view';
@@ -187,6 +187,23 @@ describe('Player replaying a drawing', () => {
     expect(ctx.calls.some((c) => c.startsWith('stroke #00ff00'))).toBe(false);
   });
 
+  it('shows the first n steps whole, none in progress, back and forth (step by step)', () => {
+    const rp = Player.replay(square);
+    const paint = (n: number) => {
+      rp.showSteps(n);
+      const ctx = new FakeContext();
+      paintScene(ctx, rp.fit(200, 200), rp.scene, null, 200, 200);
+      return ctx.calls.filter((c) => c.startsWith('stroke #ff0000') || c.startsWith('stroke #00ff00'));
+    };
+    expect(paint(0)).toEqual([]);
+    expect(paint(1)).toEqual(['stroke #ff0000 w1 M100,100 L150,100']);
+    const all = paint(3);
+    expect(all).toEqual(['stroke #ff0000 w1 M100,100 L150,100', 'stroke #00ff00 w1 M150,100 L150,50']);
+    expect(paint(1)).toEqual(['stroke #ff0000 w1 M100,100 L150,100']);
+    expect(paint(99)).toEqual(all);
+    expect(paint(-5)).toEqual([]);
+  });
+
   it('puts a fill under the outline drawn since begin_fill', () => {
     const d = drawing([
       move(0, -50, -50, -40, -40, '#123456'),
@@ -335,6 +352,36 @@ describe('Timeline of a live run (steps as they arrive)', () => {
     expect(tl.caughtUp(10)).toBe(true);
     tl.add([hop4(100)], 2, 20);
     expect(tl.at(70).partial).toEqual({ index: 2, p: 0.75 });
+  });
+
+  it('retime: what is left to play of the steps held takes k times as long from now, in order', () => {
+    const tl = new Timeline();
+    tl.add([hop4(100), hop4(100), hop4(100)], 0, 0);
+    // Half way through the second step the dial goes twice as fast.
+    tl.retime(150, 0.5);
+    expect(tl.starts).toEqual([0, 100, 175]);
+    expect(tl.durations).toEqual([100, 75, 50]);
+    expect(tl.at(150).partial?.index).toBe(1);
+    expect(tl.end).toBe(225);
+    // Then four times slower: only what is still ahead stretches.
+    tl.retime(200, 4);
+    expect(tl.starts).toEqual([0, 100, 175]);
+    expect(tl.end).toBe(200 + 25 * 4);
+    // A broken k changes nothing; k = 0 finishes everything now, as skip does.
+    tl.retime(210, Number.NaN);
+    tl.retime(210, -1);
+    expect(tl.end).toBe(300);
+    tl.retime(210, 0);
+    expect(tl.at(210)).toEqual({ complete: 3, partial: null });
+  });
+
+  it('instant: after "finish now" every step that arrives shows at once', () => {
+    const tl = new Timeline();
+    tl.add([hop4(100)], 0, 0);
+    tl.instant = true;
+    tl.add([hop4(400), hop4(400)], 1, 10);
+    expect(tl.durations).toEqual([100, 0, 0]);
+    expect(tl.at(100)).toEqual({ complete: 3, partial: null });
   });
 
   it('numbers steps by from: a repeated step is kept once, a gap stops the timeline', () => {

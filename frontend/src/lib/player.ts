@@ -89,6 +89,8 @@ export class Timeline {
   scale: readonly [number, number] = [1, 1];
   /** A frame left out steps (the host's bound): later ones cannot be placed, so nothing more is added. */
   broken = false;
+  /** Steps added from now on take no time: "finish now" was asked, and the program no longer waits either. */
+  instant = false;
 
   /** Steps held already, played from time 0 one after another (a replay). */
   static of(steps: readonly DrawStep[], scale: readonly [number, number] = [1, 1]): Timeline {
@@ -133,7 +135,7 @@ export class Timeline {
     }
     let added = 0;
     for (let j = this.steps.length - from; j < steps.length; j++) {
-      this.#push(steps[j], animationMs(steps[j]), false, now);
+      this.#push(steps[j], this.instant ? 0 : animationMs(steps[j]), false, now);
       added++;
     }
     return added;
@@ -182,6 +184,21 @@ export class Timeline {
     return this.end <= now;
   }
 
+  /**
+   * The program's pace changed by `k` (its waits take k times as long from
+   * `now`, as the speed dial asked): what is still to play of the steps held
+   * plays k times as long, so the drawing keeps with the program. k = 0
+   * finishes them at once.
+   */
+  retime(now: number, k: number): void {
+    if (!(k >= 0) || !Number.isFinite(k)) return;
+    const at = (t: number) => (t > now ? now + (t - now) * k : t);
+    for (let i = this.#ends.length - 1; i >= 0 && this.#ends[i] > now; i--) {
+      this.#starts[i] = at(this.#starts[i]);
+      this.#ends[i] = at(this.#ends[i]);
+    }
+  }
+
   /** Finishes every step held at once ("skip to the end" while the program still runs). */
   skip(now: number): void {
     for (let i = 0; i < this.#ends.length; i++) {
@@ -203,6 +220,8 @@ export interface Recording {
   /** Pixels per world unit (x, y); [1, 1] when left out. */
   scale?: readonly [number, number];
   bg: string;
+  /** The program's own window, where the background goes (docs/runner-protocol.md, "area"); null or absent: everywhere. */
+  area?: ViewBox | null;
   steps: readonly DrawStep[];
   /** Where each turtle ended (a result's drawing): a replay starts them where their first move does. */
   turtles?: readonly TurtleInfo[];
@@ -220,33 +239,37 @@ export class Player {
   view: ViewBox;
   scale: readonly [number, number];
   readonly #bg: string;
+  #area: ViewBox | null;
   readonly #turtles: readonly TurtleInfo[];
   #scene!: Scene;
   /** Steps [0, applied) are in the scene. */
   #applied = 0;
 
   /** A live run's player: steps are added to its timeline as they arrive. */
-  constructor(screen: { view: ViewBox; scale?: readonly [number, number]; bg: string }, timeline = new Timeline(), turtles: readonly TurtleInfo[] = []) {
+  constructor(screen: { view: ViewBox; scale?: readonly [number, number]; bg: string; area?: ViewBox | null }, timeline = new Timeline(), turtles: readonly TurtleInfo[] = []) {
     this.view = screen.view;
     this.scale = screen.scale ?? [1, 1];
     this.timeline = timeline;
     this.timeline.scale = this.scale;
     this.#bg = screen.bg;
+    this.#area = screen.area ?? null;
     this.#turtles = turtles;
     this.#reset();
   }
 
   /** Replays a recording from its start. */
   static replay(r: Recording): Player {
-    return new Player({ view: r.view, scale: r.scale, bg: startBackground(r) }, Timeline.of(r.steps, r.scale), r.turtles ?? []);
+    return new Player({ view: r.view, scale: r.scale, bg: startBackground(r), area: r.area }, Timeline.of(r.steps, r.scale), r.turtles ?? []);
   }
 
   /** A live run's screen frame: the world window, its scale and the background from now on. */
-  setScreen(screen: { view: ViewBox; scale: readonly [number, number]; bg: string }): void {
+  setScreen(screen: { view: ViewBox; scale: readonly [number, number]; bg: string; area?: ViewBox | null }): void {
     this.view = screen.view;
     this.scale = screen.scale;
     this.timeline.scale = screen.scale;
+    this.#area = screen.area ?? null;
     this.#scene.setBackground(screen.bg);
+    this.#scene.setArea(this.#area);
   }
 
   /** The scene as it is after the last advanceTo. */
@@ -280,6 +303,20 @@ export class Player {
     return { partial, complete: m.complete >= steps.length };
   }
 
+  /**
+   * Brings the scene to the moment the first `n` steps were drawn, none in
+   * progress (step by step: a trace step's `draw`); going back starts it again.
+   */
+  showSteps(n: number): void {
+    const steps = this.timeline.steps;
+    const k = Math.max(0, Math.min(Math.floor(n) || 0, steps.length));
+    if (k < this.#applied) this.#reset();
+    while (this.#applied < k) {
+      this.#scene.apply(steps[this.#applied], this.#applied);
+      this.#applied++;
+    }
+  }
+
   /** Paints the drawing as it looks at `ms`; returns true once every step has played. */
   paintAt(ctx: Paint2D, ms: number, cw: number, ch: number): boolean {
     const { partial, complete } = this.advanceTo(ms);
@@ -293,7 +330,7 @@ export class Player {
   }
 
   #reset(): void {
-    this.#scene = new Scene(this.#bg);
+    this.#scene = new Scene(this.#bg, this.#area);
     if (this.#turtles.length) this.#scene.placeTurtles(this.#turtles, this.timeline.steps);
     this.#applied = 0;
   }
