@@ -13,8 +13,11 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"kidcoder/backend/svgcost"
 )
 
 // The result frame comes from inside the sandbox, where the child could have
@@ -34,6 +37,19 @@ const (
 	maxSVGDepth    = 32 // the runner's SVGs nest three deep (svg, text, tspan)
 	maxPNGSide     = 16384
 	maxPNGPixels   = 1 << 25 // 32 Mpx: 128 MiB as RGBA in the window
+	// An SVG of maxImageBytes holds under 3 million points (the runner's
+	// shortest, "l1 1", takes 4 bytes); it writes no dashes.
+	maxSVGPoints = 1 << 22
+	maxSVGDashes = 1 << 18
+)
+
+// Bounds on a run's pictures together, whatever each one passes: the
+// window decodes every picture of a run at once. Twenty plots of 640 × 480
+// pixels (matplotlib's default) are 6 Mpx; a PNG is checked only while its
+// pixels fit what is left, so the host inflates no more than this either.
+const (
+	maxRunPixels   = 1 << 25 // PNG pixels per run: 128 MiB as RGBA
+	maxRunPictures = 21      // the turtle's SVG and the runner's 20 figures
 )
 
 // errBadImage is returned by sanitizeSVG and checkPNG for a picture that is
@@ -45,10 +61,14 @@ func badImage(format string, args ...any) error {
 }
 
 // checkImages returns the pictures of images that pass their checks, each
-// rewritten from what was understood of it. At most one SVG, and only in
-// first place, as the runner sends it (docs/runner-protocol.md).
-func checkImages(images []Image) []Image {
+// rewritten from what was understood of it, and how many were left out
+// because the run's pictures together would pass maxRunPixels or
+// maxRunPictures. At most one SVG, and only in first place, as the runner
+// sends it (docs/runner-protocol.md).
+func checkImages(images []Image) ([]Image, int) {
 	out := []Image{}
+	left := 0
+	var pixels int64
 	for i, im := range images {
 		if len(im.Data) > base64.StdEncoding.EncodedLen(maxImageBytes) {
 			continue
@@ -65,6 +85,13 @@ func checkImages(images []Image) []Image {
 			}
 			clean, err = sanitizeSVG(raw)
 		case "image/png":
+			n := pngPixels(raw)
+			if len(out) >= maxRunPictures || pixels+n > maxRunPixels {
+				left++
+				continue
+			}
+			// Spent whether it passes or not: checking it is the host's work.
+			pixels += n
 			clean, err = checkPNG(raw)
 		default:
 			continue
@@ -74,7 +101,16 @@ func checkImages(images []Image) []Image {
 		}
 		out = append(out, Image{Mime: im.Mime, Data: base64.StdEncoding.EncodeToString(clean)})
 	}
-	return out
+	return out, left
+}
+
+// pngPixels is the width × height of a PNG whose first chunk is IHDR, read
+// before anything is inflated; 0 for anything else, which checkPNG refuses.
+func pngPixels(b []byte) int64 {
+	if len(b) < 24 || !bytes.HasPrefix(b, pngSig) || string(b[12:16]) != "IHDR" {
+		return 0
+	}
+	return int64(binary.BigEndian.Uint32(b[16:])) * int64(binary.BigEndian.Uint32(b[20:]))
 }
 
 const svgNS = "http://www.w3.org/2000/svg"
@@ -126,6 +162,31 @@ func svgValueOK(name, value string) bool {
 		return svgPaint.MatchString(value)
 	case "transform":
 		return svgTransform.MatchString(value)
+	case "stroke-dasharray":
+		return svgDashes.MatchString(value) && finiteNumbers(value)
+	case "stroke-dashoffset":
+		return svgNumber.MatchString(value) && finiteNumbers(value)
+	case "font-size":
+		return svgFontSize.MatchString(value) && finiteNumbers(value)
+	}
+	return true
+}
+
+// The values a drawing's cost is measured from (svgcost) are plain numbers,
+// so that what is measured is what a renderer draws.
+var (
+	svgNumber   = regexp.MustCompile(`^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$`)
+	svgDashes   = regexp.MustCompile(`^\s*(none|(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?([\s,]+(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?)*)\s*$`)
+	svgFontSize = regexp.MustCompile(`^\s*(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?(px|pt|em|%)?\s*$`)
+	svgNumbers  = regexp.MustCompile(`[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?`)
+)
+
+// finiteNumbers says whether every number in v is finite as a float64.
+func finiteNumbers(v string) bool {
+	for _, n := range svgNumbers.FindAllString(v, -1) {
+		if _, err := strconv.ParseFloat(n, 64); err != nil {
+			return false
+		}
 	}
 	return true
 }
@@ -168,6 +229,7 @@ func sanitizeSVG(in []byte) ([]byte, error) {
 		open     bool     // the last start tag written still lacks its '>'
 		elements int
 		roots    int
+		meter    svgcost.Meter // what the kept elements ask of a renderer
 	)
 	closeTag := func() {
 		if open {
@@ -212,6 +274,7 @@ func sanitizeSVG(in []byte) ([]byte, error) {
 			if depth == 1 {
 				out.WriteString(` xmlns="` + svgNS + `"`)
 			}
+			attrs := t.Attr[:0:0]
 			for i, a := range t.Attr {
 				// Prefixed attributes (xlink:href, xml:base, xmlns:*) carry no drawing.
 				if a.Name.Space != "" || !svgAttrs[a.Name.Local] || !svgValueOK(a.Name.Local, a.Value) {
@@ -220,6 +283,7 @@ func sanitizeSVG(in []byte) ([]byte, error) {
 				if slices.ContainsFunc(t.Attr[:i], func(b xml.Attr) bool { return b.Name == a.Name }) {
 					continue // a repeated attribute: the first stands
 				}
+				attrs = append(attrs, a)
 				out.WriteByte(' ')
 				out.WriteString(a.Name.Local)
 				out.WriteString(`="`)
@@ -228,6 +292,7 @@ func sanitizeSVG(in []byte) ([]byte, error) {
 			}
 			open = true
 			kept = append(kept, t.Name.Local)
+			meter.Start(t.Name.Local, attrs)
 		case xml.EndElement:
 			switch {
 			case skipAt == depth:
@@ -235,6 +300,7 @@ func sanitizeSVG(in []byte) ([]byte, error) {
 			case skipAt == 0:
 				name := kept[len(kept)-1]
 				kept = kept[:len(kept)-1]
+				meter.End()
 				if open {
 					out.WriteString("/>")
 					open = false
@@ -247,6 +313,7 @@ func sanitizeSVG(in []byte) ([]byte, error) {
 			if skipAt == 0 && len(kept) > 0 && svgTextElements[kept[len(kept)-1]] {
 				closeTag()
 				escapeXML(&out, string(t))
+				meter.Text(t)
 			}
 		case xml.Directive:
 			// <!DOCTYPE ...> and <!ENTITY ...>: entity expansion and external
@@ -260,6 +327,11 @@ func sanitizeSVG(in []byte) ([]byte, error) {
 	}
 	if out.Len() > maxImageBytes {
 		return nil, badImage("SVG grows to %d bytes", out.Len())
+	}
+	// A few bytes can ask a renderer for without end: a tiny dash along a
+	// long line is millions of dashes (svgcost).
+	if c := meter.Cost(); c.Points > maxSVGPoints || !(c.Dashes <= maxSVGDashes) {
+		return nil, badImage("SVG of %d points and %g dash segments", c.Points, c.Dashes)
 	}
 	return out.Bytes(), nil
 }

@@ -483,7 +483,10 @@ func TestCheckImages(t *testing.T) {
 		{Mime: "text/html", Data: b64([]byte("<script>alert(1)</script>"))},
 		{Mime: "image/png", Data: b64(pngB)},
 	}
-	got := checkImages(in)
+	got, left := checkImages(in)
+	if left != 0 {
+		t.Errorf("%d pictures left out for the run's budget", left)
+	}
 	if len(got) != 3 || got[0].Mime != "image/svg+xml" || got[1].Mime != "image/png" || got[2].Mime != "image/png" {
 		t.Fatalf("kept %d: %+v", len(got), got)
 	}
@@ -491,7 +494,7 @@ func TestCheckImages(t *testing.T) {
 	if bytes.Contains(raw, []byte("script")) {
 		t.Errorf("SVG not sanitised: %s", raw)
 	}
-	if got := checkImages([]Image{{Mime: "image/png", Data: b64(pngB)}, {Mime: "image/svg+xml", Data: b64(svg)}}); len(got) != 1 || got[0].Mime != "image/png" {
+	if got, _ := checkImages([]Image{{Mime: "image/png", Data: b64(pngB)}, {Mime: "image/svg+xml", Data: b64(svg)}}); len(got) != 1 || got[0].Mime != "image/png" {
 		t.Errorf("an SVG after a PNG: kept %+v", got)
 	}
 	js, _ := json.Marshal(buildResult(sandbox.Outcome{Status: sandbox.StatusOK}, report{Images: in[3:6]}, sandbox.DefaultPolicy(), "en"))

@@ -3,7 +3,10 @@ package kidrun
 import (
 	"encoding/base64"
 	"encoding/json"
+	"slices"
+	"strconv"
 
+	"kidcoder/backend/text"
 	"kidcoder/sandbox"
 )
 
@@ -109,6 +112,7 @@ func (im Image) valid() bool {
 // buildResult joins what the host observed with what the runner reported.
 // Everything that decides the verdict comes from the observation.
 func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string) *Result {
+	images, left := checkImages(rep.Images)
 	r := &Result{
 		Status:     string(out.Status),
 		ExitCode:   out.ExitCode,
@@ -116,8 +120,8 @@ func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string)
 		Stdout:     ValidText(out.Stdout),
 		Stderr:     ValidText(out.Stderr),
 		Truncated:  out.Truncated,
-		Images:     checkImages(rep.Images),
-		Drawing:    rep.Drawing,
+		Images:     images,
+		Drawing:    checkDrawing(rep.Drawing, MaxDrawingSteps),
 		Stopped:    out.Stopped,
 		Limit:      out.Limit,
 		Notices:    rep.Notices,
@@ -127,6 +131,9 @@ func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string)
 	// The runner's explanation only stands beside a verdict that agrees with it.
 	if out.Status == sandbox.StatusError || out.Status == sandbox.StatusMemory {
 		r.Error = rep.Error
+	}
+	if left > 0 {
+		r.Notices = append(slices.Clip(r.Notices), text.Get("notice.pictures", lang, map[string]string{"n": strconv.Itoa(left)}))
 	}
 	r.Outcome = outcomeOf(r)
 	r.Message = r.Outcome.Text(lang)
