@@ -76,6 +76,12 @@ export class Classroom {
   #starting = false;
   /** Stop pressed before Run() answered. */
   #stopEarly = false;
+  /** A run forgotten before Run() answered (another lesson was opened): stopped once it has. */
+  #forgotten: string | null = null;
+  /** The lesson the editor shows, as last opened; null for code that is no lesson. */
+  #openedPath: string | null = null;
+  /** start() is putting back the lesson of last time: the star demo drawing meanwhile stays. */
+  #restoring = false;
   readonly #runIds: () => string;
   #demoDone = false;
   /** The demo (the star lesson, or the built-in star) is in the editor, waiting for the sandbox. */
@@ -108,7 +114,7 @@ export class Classroom {
       t: this.t,
       notify,
       timers: opts.timers,
-      opened: (l) => void this.packs.lessonOpened(l?.path ?? null),
+      opened: (l) => this.#opened(l?.path ?? null),
     });
     this.packs = new PacksState({
       backend,
@@ -170,8 +176,13 @@ export class Classroom {
     const last = await loading;
     const paths = this.lessons.paths;
     const remembered = last?.open && paths.includes(last.open) ? last.open : null;
-    if (!(remembered && remembered !== STAR_LESSON && (await this.lessons.open(remembered)))) {
-      await this.#putStarDemo();
+    this.#restoring = true;
+    try {
+      if (!(remembered && remembered !== STAR_LESSON && (await this.lessons.open(remembered)))) {
+        await this.#putStarDemo();
+      }
+    } finally {
+      this.#restoring = false;
     }
     // A first start offers the course, once the star has drawn itself.
     if (await this.packs.shouldOffer().catch(() => false)) {
@@ -235,7 +246,11 @@ export class Classroom {
       this.runFailure = String(e);
       return;
     }
-    if (this.runId !== runId) return;
+    if (this.runId !== runId) {
+      // Forgotten while it started (another lesson was opened): it stops unseen.
+      if (this.#forgotten === runId) void this.backend.stop(runId).catch(() => {});
+      return;
+    }
     this.#starting = false;
     if (this.#stopEarly && this.running) await this.backend.stop(runId).catch(() => {});
   }
@@ -268,6 +283,39 @@ export class Classroom {
     await this.#putStarDemo();
     this.#demoCode ??= await this.backend.starDemo().catch(() => null);
     await this.run(this.#demoCode);
+  }
+
+  /**
+   * A lesson was opened (null: code that is no lesson). In place of another
+   * one, what the last run printed and drew belonged to the other code:
+   * it is cleared, and a run still going is stopped. The lesson start()
+   * puts back keeps the star demo drawing beside it.
+   */
+  #opened(path: string | null): void {
+    const other = path !== this.#openedPath;
+    this.#openedPath = path;
+    if (other && !this.#restoring) this.#forgetRun();
+    void this.packs.lessonOpened(path);
+  }
+
+  /** Clears the run shown, its output, picture and error; a run going on is stopped and nothing more of it shows. */
+  #forgetRun(): void {
+    const id = this.runId;
+    if (this.running && id) {
+      if (this.#starting) this.#forgotten = id;
+      else void this.backend.stop(id).catch(() => {});
+    }
+    // The star demo not started yet no longer draws beside the lesson opened.
+    this.#demoDone = true;
+    this.runId = null;
+    this.running = false;
+    this.waiting = null;
+    this.result = null;
+    this.runFailure = null;
+    this.editor.clearError();
+    this.console.clear();
+    this.drawing.setResult(null);
+    this.live.clear();
   }
 
   /** Opens the star lesson, or the built-in star program when the folder has none. */

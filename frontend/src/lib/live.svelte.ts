@@ -138,6 +138,17 @@ export class LiveState {
     this.#layers?.invalidate();
   }
 
+  /**
+   * Shows nothing: the window moved on to other code (another lesson was
+   * opened). The run's frames, if it still sends any, are not shown.
+   */
+  clear(): void {
+    this.begin('');
+    this.runId = null;
+    this.running = false;
+    this.#ended = true;
+  }
+
   /** One run:live frame of the current run. */
   frame(raw: unknown): void {
     const f = parseLiveFrame(raw);
