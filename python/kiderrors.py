@@ -136,6 +136,8 @@ class Explainer(object):
             return self.msg("keyboard.stopped")
         if etype == "TurtleGraphicsError":
             return self._turtle(message)
+        if etype == "TclError":
+            return self._tcl(message)
         return None
 
     # -- syntax
@@ -244,6 +246,8 @@ class Explainer(object):
     def _module(self, exc):
         name = getattr(exc, "name", None) or ""
         top = name.split(".")[0]
+        if top in ("tkinter", "_tkinter", "Tkinter"):
+            return self.msg("tkinter.window")
         if top in ("matplotlib", "numpy") and not self.matplotlib_available:
             return self.msg("module.no_matplotlib")
         available = ["turtle"] + (["matplotlib"] if self.matplotlib_available else [])
@@ -339,6 +343,23 @@ class Explainer(object):
                 pass
             return self.msg("turtle.color", color=color, suggestion=suggestion)
         return self.msg("turtle.generic", message=message)
+
+    def _tcl(self, message):
+        """A TclError: a key name Tk refuses in onkey(), else a tkinter window."""
+        m = re.match(r'bad event type or keysym "(.*)"$', message, re.S)
+        if m:
+            key = m.group(1)
+            try:
+                from kidturtle_keys import suggest
+                meant = suggest(key)
+            except Exception:
+                meant = None
+            if meant:
+                return self.msg("turtle.key", key=key, suggestion=meant)
+            return self.msg("turtle.key_names", key=key)
+        if "extra characters after detail in binding" in message:
+            return self.msg("turtle.key_extra")
+        return self.msg("tkinter.window")
 
 
 def _strip_strings(text):

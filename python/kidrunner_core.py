@@ -323,6 +323,11 @@ class Runner(_Control):
             else:
                 self.print_exception(exc)
         return code, error
+        if exc is None and exit_exc is None and self.turtle is not None:
+            try:
+                self.turtle.program_ended()
+            except _BaseException as e:
+                self.internal(e)
 
     def closed_quietly(self, e):
         """Whether e is the Terminator of a turtle call after the live window closed."""

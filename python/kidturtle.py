@@ -18,7 +18,8 @@ from copy import deepcopy  # noqa: F401
 # Programs see this module as "turtle" (class names in tracebacks and reprs).
 __name__ = "turtle"
 
-from kidturtle_config import _CFG, _Config, Terminator, TurtleGraphicsError, _use_messages  # noqa: F401
+from kidturtle_config import (_CFG, _Config, Terminator, TurtleGraphicsError,  # noqa: F401
+                              _hint_notice, _use_messages)
 from kidturtle_live import pace as _pace, _window_closed
 from kidturtle_nav import TNavigator, TPen
 from kidturtle_raw import RawPen, RawTurtle, Screen, Pen, Turtle, _Screen
@@ -143,6 +144,18 @@ def reset_state():
     Turtle._pen = None
     Turtle._screen = None
     _Config.warned_events = False
+    _Config.warned = set()
+
+
+def program_ended():
+    """The program ended by itself: a game that set handlers or timers and
+    never waited in mainloop() gets a notice, as CPython's window would
+    close at once and its keys, clicks and timers never work."""
+    live, screen = _Config.live, Turtle._screen
+    if live is None or screen is None or live.closed or live.looped:
+        return
+    if screen._has_handlers() or live.timers:
+        _hint_notice("mainloop")
 
 
 def current_screen():

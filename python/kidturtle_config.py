@@ -48,6 +48,14 @@ _TEXTS = {
         "zh": "定时器太多啦：已经有 {n} 个 ontimer 在排队等着。是不是每次都设了不止一个新的定时器？",
         "en": "Too many timers: {n} ontimer calls are already waiting. Does each timer start more than one new timer?",
     },
+    "listen": {
+        "zh": "ℹ️ 游戏在等按键，可是程序没有调用 listen()，按键到不了海龟的画布。在 onkey(...) 那几行后面加上 screen.listen()（或 turtle.listen()）。",
+        "en": "ℹ️ The game waits for keys, but the program never called listen(), so no key reaches the turtle's drawing. Add screen.listen() (or turtle.listen()) after the onkey(...) lines.",
+    },
+    "mainloop": {
+        "zh": "ℹ️ 程序一结束，游戏窗口就关上了，所以按键、点击和定时器都没机会起作用。在程序最后加上 turtle.mainloop()（或 turtle.done()），窗口就会一直开着等你玩。",
+        "en": "ℹ️ When the program ends, the game's window closes, so keys, clicks and timers never get a chance to work. End the program with turtle.mainloop() (or turtle.done()) to keep the window open for playing.",
+    },
 }
 
 
@@ -56,6 +64,7 @@ class _Config:
     max_steps = 1000000
     notices = []
     warned_events = False
+    warned = set()         # the hint notices (_hint_notice) already given this run
     messages = None
     # The live run (kidlive.Live) when the program runs live, else None.
     live = None
@@ -65,7 +74,8 @@ class _Config:
 
 
 _KEYS = {"steps": "notice.steps", "events": "notice.events", "number": "turtle.number",
-         "range": "turtle.range", "canvas": "turtle.canvas", "timers": "turtle.timers"}
+         "range": "turtle.range", "canvas": "turtle.canvas", "timers": "turtle.timers",
+         "listen": "notice.listen", "mainloop": "notice.mainloop"}
 
 
 def _use_messages(messages):
@@ -96,6 +106,21 @@ def _event_notice(name):
         sys.stderr.flush()
     except Exception:
         pass
+
+
+def _hint_notice(key, now=False):
+    """The notice of a beginner's mistake, once a run; now: on stderr too, as the program still runs."""
+    if key in _Config.warned:
+        return
+    _Config.warned.add(key)
+    msg = _text(key)
+    _Config.notices.append(msg)
+    if now:
+        try:
+            sys.stderr.write(msg + "\n")
+            sys.stderr.flush()
+        except Exception:
+            pass
 
 
 class Terminator(Exception):

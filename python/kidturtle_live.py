@@ -9,8 +9,9 @@ them only when a run is live).
 import math
 
 from kidturtle_config import (_DEFAULT_VIEW, Terminator, TurtleGraphicsError, _check_open,
-                              _Config, _event_notice, _text)
+                              _Config, _event_notice, _hint_notice, _text)
 from kidturtle_dialogs import _frame_text
+from kidturtle_keys import binding_key
 from kidturtle_record import normcolor
 
 _radians, _cos, _sin = math.radians, math.cos, math.sin
@@ -66,6 +67,8 @@ class _ScreenLive(object):
     onscreenclick = onclick
 
     def onkey(self, fun, key):
+        if fun is not None:
+            key = binding_key(key)     # a key name Tk refuses raises, live or not
         if _Config.live is None:
             _event_notice("onkey")
             return
@@ -75,6 +78,8 @@ class _ScreenLive(object):
     onkeyrelease = onkey
 
     def onkeypress(self, fun, key=None):
+        if fun is not None and key is not None:
+            key = binding_key(key)
         if _Config.live is None:
             _event_notice("onkeypress")
             return
@@ -172,6 +177,9 @@ class _ScreenLive(object):
     def mainloop(self):
         live = _Config.live
         if live is not None:
+            if (self._keypress or self._keyrelease) and not self._listening and not live.closed:
+                # The keys would go to the editor, not the game: say so while it waits.
+                _hint_notice("listen", now=True)
             live.mainloop()
 
     def bye(self):
