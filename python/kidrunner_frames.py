@@ -267,6 +267,6 @@ def drawing_json(model, budget, box, fields, cut=False):
     x0, x1 = box[0] / xs, box[2] / xs
     y0, y1 = -box[3] / ys, -box[1] / ys
     view = [round(x0, 2), round(y0, 2), round(x1 - x0, 2), round(y1 - y0, 2)]
-    return {"width": w, "height": h, "view": view, "bg": model["bg"],
+    return {"width": w, "height": h, "view": view, "bg": model["bg"], "area": model.get("area"),
             "scale": [xs, ys], "steps": RawJSON(text), "turtles": model["turtles"],
             "truncated": model["truncated"]}

@@ -17,6 +17,9 @@ _HEX_DIGITS = frozenset("0123456789abcdef")
 # turtle run more than rendering a small drawing.
 _BAD_XML = None
 _PX_PER_PT = 4.0 / 3.0
+# What lies outside the program's own window (the drawing's "area"), as the
+# window's live canvas paints it too (frontend/src/lib/paint.ts OUTSIDE).
+OUTSIDE = "#e6e3dc"
 _TK_ANCHOR = {"left": "start", "center": "middle", "right": "end"}
 
 
@@ -262,10 +265,30 @@ def render_with_box(drawing):
     w, h = box.x1 - box.x0 + 2 * pad, box.y1 - box.y0 + 2 * pad
     bg = _color(drawing.get("bg")) or "#ffffff"
     head = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="%s %s %s %s" width="%s" height="%s">'
-            '<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>'
-            % (_num(x0), _num(y0), _num(w), _num(h), _num(w), _num(h),
-               _num(x0), _num(y0), _num(w), _num(h), bg))
+            % (_num(x0), _num(y0), _num(w), _num(h), _num(w), _num(h)))
+    area = _area_px(drawing.get("area"), xs, ys)
+    if area is None:
+        head += ('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>'
+                 % (_num(x0), _num(y0), _num(w), _num(h), bg))
+    else:
+        # The background only over the program's own window, as CPython
+        # shows it: its walls are where the child sees them.
+        head += ('<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>'
+                 '<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>'
+                 % (_num(x0), _num(y0), _num(w), _num(h), OUTSIDE,
+                    _num(area[0]), _num(area[1]), _num(area[2]), _num(area[3]), bg))
     return head + "".join(out) + "</svg>", [box.x0, box.y0, box.x1, box.y1]
+
+
+def _area_px(area, xs, ys):
+    """The drawing's area [minx, miny, w, h] (world, y up) as SVG pixels [x, y, w, h] (y down), or None."""
+    try:
+        minx, miny, w, h = [float(v) for v in area]
+    except (TypeError, ValueError):
+        return None
+    if not all(abs(v) < 1e9 for v in (minx, miny, w, h)) or w <= 0 or h <= 0:
+        return None
+    return [minx * xs, -(miny + h) * ys, w * xs, h * ys]
 
 
 def _line_path(d, c, w):

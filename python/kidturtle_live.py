@@ -54,7 +54,7 @@ class _ScreenLive(object):
             view = [-w / 2.0 / xs, -h / 2.0 / ys, w / xs, h / ys]
         live.send({"type": "screen", "width": w, "height": h,
                    "bg": normcolor(self._bg) or "#ffffff", "scale": [xs, ys],
-                   "view": [round(float(v), 2) for v in view],
+                   "view": [round(float(v), 2) for v in view], "area": self._area(),
                    "title": _frame_text(self._titlestring)})
 
     def onclick(self, fun, btn=1, add=None):

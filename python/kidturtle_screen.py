@@ -248,6 +248,24 @@ class TurtleScreen(_ScreenLive, _ScreenDialogs):
         self._titlestring = titlestring
         self._live_screen()
 
+    def _area(self):
+        """The part of the world CPython paints in the background colour, as
+        [minx, miny, w, h]: the program's window (setup()) and its canvas
+        (screensize(), scrolled to), centred on the canvas; None when the
+        program never sized them (the background then fills what is shown)."""
+        if not self._sized:
+            return None
+        xs, ys = self.xscale, self.yscale
+        cw, ch = self.canvwidth, self.canvheight
+        w, h = max(self._winwidth, cw), max(self._winheight, ch)
+        world = getattr(self, "_world", None)
+        if self._mode == "world" and world is not None:
+            # setworldcoordinates() put the canvas's corner at (llx, ury).
+            cx, cy = world[0] + cw / 2.0 / xs, world[3] - ch / 2.0 / ys
+        else:
+            cx = cy = 0.0
+        return [round(float(v), 2) for v in (cx - w / 2.0 / xs, cy - h / 2.0 / ys, w / xs, h / ys)]
+
     # -- what the renderer and the result frame read
     def drawing(self):
         """The recording as tuples plus the final state of every turtle."""
@@ -262,6 +280,7 @@ class TurtleScreen(_ScreenLive, _ScreenDialogs):
             "width": width, "height": height,
             "scale": [self.xscale, self.yscale],
             "bg": normcolor(self._bg) or "#ffffff",
+            "area": self._area(),
             "steps": self._rec.steps,
             "turtles": turtles,
             "truncated": self._rec.truncated,

@@ -56,6 +56,8 @@ export interface Drawing {
   height: number;
   view: [number, number, number, number];
   bg: string;
+  /** The program's own window (setup(), screensize()), where the background goes; null: everywhere. */
+  area?: [number, number, number, number] | null;
   steps: DrawStep[];
   turtles: TurtleInfo[];
   truncated: boolean;

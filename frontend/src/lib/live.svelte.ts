@@ -27,6 +27,7 @@ export const DEFAULT_SCREEN: ScreenFrame = {
   bg: '#ffffff',
   scale: [1, 1],
   view: [-200, -200, 400, 400],
+  area: null,
   title: '',
 };
 
@@ -113,8 +114,8 @@ export class LiveState {
   recording(): Recording | null {
     const tl = this.#player.timeline;
     if (tl.length === 0 || tl.broken) return null;
-    const { width, height, view, scale, bg } = this.screen;
-    return { width, height, view, scale, bg, steps: tl.steps };
+    const { width, height, view, scale, bg, area } = this.screen;
+    return { width, height, view, scale, bg, area, steps: tl.steps };
   }
 
   /** A new run: forget the last one's drawing, focus and dialog. */

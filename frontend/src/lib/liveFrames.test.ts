@@ -6,12 +6,12 @@ import { fitView } from './view';
 describe('parseLiveFrame', () => {
   it('takes a screen frame as the runner sends it', () => {
     const f = parseLiveFrame({ type: 'screen', width: 420, height: 420, bg: '#f0fff0', scale: [1, 1], view: [-210, -210, 420, 420], title: '贪吃蛇 Snake' });
-    expect(f).toEqual({ type: 'screen', width: 420, height: 420, bg: '#f0fff0', scale: [1, 1], view: [-210, -210, 420, 420], title: '贪吃蛇 Snake' });
+    expect(f).toEqual({ type: 'screen', width: 420, height: 420, bg: '#f0fff0', scale: [1, 1], view: [-210, -210, 420, 420], area: null, title: '贪吃蛇 Snake' });
   });
 
   it('fills in what a screen frame leaves out or gets wrong: the view from the size and scale, white for a bad colour', () => {
     const f = parseLiveFrame({ type: 'screen', width: 600, height: 300, bg: 'url(x)', scale: [2, 'x'], view: [1, 2] });
-    expect(f).toEqual({ type: 'screen', width: 600, height: 300, bg: '#ffffff', scale: [1, 1], view: [-300, -150, 600, 300], title: '' });
+    expect(f).toEqual({ type: 'screen', width: 600, height: 300, bg: '#ffffff', scale: [1, 1], view: [-300, -150, 600, 300], area: null, title: '' });
   });
 
   it('keeps the steps of a draw frame that have a kind', () => {

@@ -12,6 +12,8 @@ export interface ScreenFrame {
   bg: string;
   scale: [number, number];
   view: ViewBox;
+  /** The program's own window, where the background goes; null: everywhere. */
+  area: ViewBox | null;
   title: string;
 }
 
@@ -47,6 +49,7 @@ export function parseLiveFrame(raw: unknown): LiveFrame | null {
   switch (f.type) {
     case 'screen': {
       const view = Array.isArray(f.view) && f.view.length === 4 && f.view.every(num) ? (f.view as unknown as ViewBox) : null;
+      const area = Array.isArray(f.area) && f.area.length === 4 && f.area.every(num) && f.area[2] > 0 && f.area[3] > 0 ? (f.area as unknown as ViewBox) : null;
       const width = numOr(f.width, 400)!;
       const height = numOr(f.height, 400)!;
       const scale: [number, number] =
@@ -59,6 +62,7 @@ export function parseLiveFrame(raw: unknown): LiveFrame | null {
         bg: COLOUR.test(bg) ? bg : '#ffffff',
         scale,
         view: view ?? [-width / 2 / scale[0], -height / 2 / scale[1], width / scale[0], height / scale[1]],
+        area,
         title: str(f.title).slice(0, 200),
       };
     }

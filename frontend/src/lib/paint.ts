@@ -84,9 +84,21 @@ export function startPaint(ctx: Paint2D): void {
   ctx.lineJoin = 'round';
 }
 
-export function paintBackground(ctx: Paint2D, bg: string, cw: number, ch: number): void {
-  ctx.fillStyle = bg;
+/** What lies outside the program's own window, as the runner's SVG paints it too (python/kidsvg.py OUTSIDE). */
+export const OUTSIDE = '#e6e3dc';
+
+/** The background: over the program's own window when it has one (`scene.area`), so its walls show; else over all. */
+export function paintBackground(ctx: Paint2D, scene: Pick<Scene, 'bg' | 'area'>, fit: ViewFit, cw: number, ch: number): void {
+  const a = scene.area;
+  if (!a) {
+    ctx.fillStyle = scene.bg;
+    ctx.fillRect(0, 0, cw, ch);
+    return;
+  }
+  ctx.fillStyle = OUTSIDE;
   ctx.fillRect(0, 0, cw, ch);
+  ctx.fillStyle = scene.bg;
+  ctx.fillRect(X(fit, a[0]), Y(fit, a[1] + a[3]), a[2] * fit.sx, a[3] * fit.sy);
 }
 
 /** Paints items[from..] in order. */
@@ -172,7 +184,7 @@ export function paintOverlay(ctx: Paint2D, fit: ViewFit, scene: Scene, partial: 
 /** Paints the whole scene on `ctx`, the way Layers shows it but without a backing layer. */
 export function paintScene(ctx: Paint2D, fit: ViewFit, scene: Scene, partial: InProgress | null, cw: number, ch: number): void {
   ctx.save();
-  paintBackground(ctx, scene.bg, cw, ch);
+  paintBackground(ctx, scene, fit, cw, ch);
   startPaint(ctx);
   paintItems(ctx, fit, scene.items);
   paintOverlay(ctx, fit, scene, partial);
@@ -232,7 +244,7 @@ export class Layers<Img> {
       this.#painted = 0;
       this.fullRepaints++;
       ctx.save();
-      paintBackground(ctx, scene.bg, cw, ch);
+      paintBackground(ctx, scene, fit, cw, ch);
       ctx.restore();
     }
     if (this.#painted < scene.items.length) {

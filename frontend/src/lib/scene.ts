@@ -3,6 +3,7 @@
 // drawing model (docs/runner-protocol.md) are applied to it one by one.
 
 import type { DrawStep, Point, ShapePart, TurtleInfo } from './drawingTypes';
+import type { ViewBox } from './view';
 
 // CPython's built-in shapes, pointing up (+y) in the turtle's own frame, in screen pixels.
 export const SHAPES: Record<string, Point[]> = {
@@ -81,10 +82,13 @@ export class Scene {
   items: Item[] = [];
   readonly looks = new Map<number, TurtleLook>();
   bg: string;
+  /** The program's own window (world minx, miny, w, h): the background covers only it; null: all of the canvas. */
+  area: ViewBox | null;
   epoch = 0;
 
-  constructor(bg = '#ffffff') {
+  constructor(bg = '#ffffff', area: ViewBox | null = null) {
     this.bg = bg;
+    this.area = area;
   }
 
   /** Sets every turtle as a finished drawing's first moves place it, for replaying a recorded drawing. */
@@ -111,6 +115,12 @@ export class Scene {
   setBackground(c: string): void {
     if (c === this.bg) return;
     this.bg = c;
+    this.epoch++;
+  }
+
+  setArea(a: ViewBox | null): void {
+    if (a === this.area || (a && this.area && a.every((v, i) => v === this.area![i]))) return;
+    this.area = a;
     this.epoch++;
   }
 
