@@ -447,6 +447,10 @@ func runAttack(t *testing.T, a attack, b *bait, contained bool) {
 	if rec.overlap {
 		t.Error("handler called from two goroutines at once")
 	}
+	// However the frames are cut, the host reads no more than its bound.
+	if n := len(rec.frames); n > maxFrames {
+		t.Errorf("the handler got %d frames, over the %d bound", n, maxFrames)
+	}
 	if strings.Contains(out, b.secret) {
 		t.Error("the host secret reached the program's output")
 	}

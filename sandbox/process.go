@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -18,10 +19,19 @@ import (
 const (
 	maxFrameBytes      = 16 << 20
 	maxFrameTotalBytes = 64 << 20
-	sampleEvery        = 50 * time.Millisecond
-	stopGrace          = 300 * time.Millisecond
-	maxControlLine     = 4 << 10
-	controlWriteWait   = 50 * time.Millisecond
+	// frameOverhead is what every frame counts against maxFrameTotalBytes
+	// besides its payload: an empty frame costs the host a read and a
+	// handler call all the same.
+	frameOverhead = 64
+	// maxFrames bounds the frames the host reads from one run, however
+	// small: the host's work for frames is bounded by count as by bytes.
+	maxFrames   = 1 << 19
+	sampleEvery = 50 * time.Millisecond
+	// stopGrace is how long a stopped run may take to end by itself; then
+	// the host kills it, so Stop ends any run within about this long.
+	stopGrace        = 150 * time.Millisecond
+	maxControlLine   = 4 << 10
+	controlWriteWait = 50 * time.Millisecond
 	// killWait is exec.Cmd.WaitDelay: how long Wait trusts our own kill of
 	// the namespace before it SIGKILLs bwrap itself.
 	killWait = 2 * time.Second
@@ -58,6 +68,9 @@ type Process struct {
 	// can still see what is unread there after it closed its write end.
 	stdinPeek *os.File
 	lastInput atomic.Int64 // Unix nanoseconds of the host's last input to the run
+	// reads are the host's read ends of the run's stdout, stderr and frame
+	// pipes: what waits unread in them, the run wrote and the host owes it.
+	reads []*os.File
 
 	events chan event
 	wake   chan struct{} // Stop was asked for
@@ -238,10 +251,12 @@ func (p *Process) launch(ctx context.Context) (err error) {
 	p.stdin = inW
 
 	var readers sync.WaitGroup
+	p.reads = []*os.File{outR, errR}
 	readers.Add(2)
 	go func() { defer readers.Done(); p.readStream(outR, Stdout) }()
 	go func() { defer readers.Done(); p.readStream(errR, Stderr) }()
 	if framesR != nil {
+		p.reads = append(p.reads, framesR)
 		readers.Add(1)
 		go func() { defer readers.Done(); p.readFrames(framesR) }()
 	}
@@ -316,27 +331,29 @@ func (p *Process) accept(s Stream, b []byte) {
 	p.events <- event{stream: s, data: c}
 }
 
-// readFrames passes on well-formed frames; on the first oversize frame it
-// stops parsing and only drains, so a hostile program gets neither a crash
-// nor a stuck pipe.
+// readFrames passes on frames within the run's bounds: each at most
+// maxFrameBytes, at most maxFrames of them, and their bytes plus
+// frameOverhead each at most maxFrameTotalBytes. Past a bound it closes
+// the pipe, so the program's next write fails (EPIPE) and costs the host
+// nothing: it gets neither a crash nor a stuck pipe, nor the host's time.
 func (p *Process) readFrames(r *os.File) {
 	defer r.Close()
-	defer io.Copy(io.Discard, r)
-	var total int64
+	// Buffered: a frame costs the host no read of its own, however small.
+	br := bufio.NewReaderSize(r, 64<<10)
+	budget := int64(maxFrameTotalBytes)
 	var hdr [4]byte
-	for {
-		if _, err := io.ReadFull(r, hdr[:]); err != nil {
+	for range maxFrames {
+		if _, err := io.ReadFull(br, hdr[:]); err != nil {
 			return
 		}
 		n := int64(binary.BigEndian.Uint32(hdr[:]))
-		if n > maxFrameBytes || total+n > maxFrameTotalBytes {
+		if budget -= n + frameOverhead; n > maxFrameBytes || budget < 0 {
 			return
 		}
 		payload := make([]byte, n)
-		if _, err := io.ReadFull(r, payload); err != nil {
+		if _, err := io.ReadFull(br, payload); err != nil {
 			return
 		}
-		total += n
 		p.outMu.Lock()
 		p.events <- event{data: payload}
 		p.outMu.Unlock()
@@ -399,8 +416,10 @@ func (p *Process) supervise() {
 			p.mu.Unlock()
 			if stop && !stopping {
 				stopping = true
-				p.askToStop()
+				// The grace runs from Stop, however long the stop line
+				// waits for room in the control pipe.
 				grace.Reset(stopGrace)
+				p.askToStop()
 			}
 		case now := <-tick.C:
 			u := p.sys.sample(stdinIno)
@@ -458,7 +477,14 @@ func (p *Process) supervise() {
 // runnable, nothing the host wrote unread in its stdin or control pipe,
 // and under a tenth of d in CPU, as the kernel or, without a group, the
 // host's sum over the run's processes counts it.
+//
+// In either run, a task blocked writing to a pipe the host has not read
+// yet is busy, not waiting: anything unread in the run's stdout, stderr or
+// frame pipe is work the host still does for it.
 func (p *Process) sawWaiting(u usage, cpu, d time.Duration) bool {
+	if !p.writesRead() {
+		return false
+	}
 	if p.spec.Live {
 		return !u.running && p.hostWritesRead() && cpu <= d/10
 	}
@@ -474,6 +500,18 @@ func (p *Process) sawWaiting(u usage, cpu, d time.Duration) bool {
 func (p *Process) hostWritesRead() bool {
 	for _, f := range []*os.File{p.stdinPeek, p.control} {
 		if n, ok := pipeUnread(f); !ok || n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// writesRead reports whether the host has read everything the run wrote to
+// its stdout, stderr and frame pipes; a pipe the host closed holds nothing
+// for it.
+func (p *Process) writesRead() bool {
+	for _, f := range p.reads {
+		if n, ok := pipeUnread(f); ok && n != 0 {
 			return false
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -251,33 +252,50 @@ func TestFindPython(t *testing.T) {
 	}
 }
 
+// readFrames, fed directly, passes on frames within its bounds and then
+// closes the pipe: an oversize header ends it, so does the maxFrames-th
+// empty frame, and so does the byte budget with each frame's overhead
+// counted. The writer is never left blocked: its write fails instead.
 func TestFrameReaderBounds(t *testing.T) {
-	// readFrames is fed directly: an oversize header stops parsing and the
-	// rest is drained so the writer never blocks.
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
+	frame := func(n int) []byte {
+		b := binary.BigEndian.AppendUint32(nil, uint32(n))
+		return append(b, bytes.Repeat([]byte("x"), n)...)
 	}
-	p := &Process{events: make(chan event, 8)}
-	done := make(chan struct{})
-	go func() { p.readFrames(r); close(done) }()
-	var buf bytes.Buffer
-	binary.Write(&buf, binary.BigEndian, uint32(2))
-	buf.WriteString("ok")
-	binary.Write(&buf, binary.BigEndian, uint32(maxFrameBytes+1))
-	buf.Write(make([]byte, 1<<20)) // more than a pipe buffer after the bad header
-	if _, err := w.Write(buf.Bytes()); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	<-done
-	close(p.events)
-	var got []string
-	for ev := range p.events {
-		got = append(got, string(ev.data))
-	}
-	if len(got) != 1 || got[0] != "ok" {
-		t.Errorf("frames %q, want only \"ok\"", got)
+	huge := binary.BigEndian.AppendUint32(nil, maxFrameBytes+1)
+	// Frames that fill the budget exactly once their overhead is counted.
+	fill := frame(1<<20 - frameOverhead)
+	for _, tt := range []struct {
+		name  string
+		input []byte
+		want  int
+	}{
+		{"oversize", slices.Concat(frame(2), huge, make([]byte, 1<<20)), 1},
+		{"count", bytes.Repeat(frame(0), maxFrames+10), maxFrames},
+		{"bytes", slices.Concat(bytes.Repeat(fill, maxFrameTotalBytes>>20), frame(0), frame(2)), maxFrameTotalBytes >> 20},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &Process{events: make(chan event, 8)}
+			go func() { p.readFrames(r); close(p.events) }()
+			wrote := make(chan error, 1)
+			go func() { _, err := w.Write(tt.input); w.Close(); wrote <- err }()
+			got := 0
+			for ev := range p.events {
+				if got == 0 && tt.name == "oversize" && string(ev.data) != "xx" {
+					t.Errorf("first frame %q", ev.data)
+				}
+				got++
+			}
+			if err := <-wrote; err != nil && !errors.Is(err, syscall.EPIPE) {
+				t.Errorf("write: %v", err)
+			}
+			if got != tt.want {
+				t.Errorf("%d frames passed, want %d", got, tt.want)
+			}
+		})
 	}
 }
 
