@@ -32,12 +32,14 @@ type report struct {
 // collector turns the sandbox's byte streams and frames into text events and
 // the runner's report. The sandbox calls it from one goroutine; output goes
 // to the observer through the run's one batcher, which sends what it holds
-// before any other event.
+// before any other event, and the run's state through its state gate.
 type collector struct {
 	obs     Observer
-	out     *batcher  // the run's output on its way to obs
-	silent  bool      // no observer: output is not passed on
-	pending [3][]byte // an incomplete UTF-8 sequence held back per stream
+	live    LiveObserver // obs, when it hears live frames; else nil
+	out     *batcher     // the run's output on its way to obs
+	state   *stateGate   // waiting, input done and listen on their way to obs
+	silent  bool         // no observer: output is not passed on
+	pending [3][]byte    // an incomplete UTF-8 sequence held back per stream
 	rep     report
 	// drawBytes counts the live draw frames passed on; past maxLiveDraw the
 	// window gets no more and shows the final picture when the run ends.
@@ -53,13 +55,21 @@ type collector struct {
 }
 
 func newCollector(obs Observer) *collector {
-	c := &collector{obs: obs, listened: make(chan struct{}), looped: make(chan struct{})}
+	c := &collector{listened: make(chan struct{}), looped: make(chan struct{})}
 	if obs == nil {
 		// Nobody hears the run as it happens (the result has the output):
 		// no text is decoded or batched for it.
-		c.obs, c.silent = nopObserver{}, true
+		obs, c.silent = nopObserver{}, true
+	}
+	// The batcher's and the state gate's timers send too: one at a time,
+	// as an Observer is promised.
+	ser := &serialObserver{obs: obs}
+	c.obs = ser
+	if lo, ok := obs.(LiveObserver); ok {
+		ser.live, c.live = lo, ser
 	}
 	c.out = newBatcher(c.obs.Output)
+	c.state = newStateGate(c.obs, c.live, c.out.Flush)
 	return c
 }
 
@@ -81,8 +91,10 @@ func (c *collector) Output(s sandbox.Stream, data []byte) {
 }
 
 // flush hands over bytes held back at the end of a stream (invalid then,
-// so replaced) and all output the batcher holds.
+// so replaced) and all output the batcher holds, and closes the state
+// gate: the result says how the run ended.
 func (c *collector) flush() {
+	c.state.close()
 	for i, name := range [3]string{"", "stdout", "stderr"} {
 		if i > 0 && len(c.pending[i]) > 0 {
 			c.out.Output(name, ValidText(c.pending[i]))
@@ -99,13 +111,15 @@ func (c *collector) Frame(payload []byte) {
 	switch kind := frameType(payload); kind {
 	case "listen":
 		c.listenOnce.Do(func() { close(c.listened) })
-		c.live(kind, payload)
+		if len(payload) <= maxLiveFrame && json.Valid(payload) {
+			c.state.listen(json.RawMessage(append([]byte(nil), payload...)))
+		}
 		return
 	case "loop":
 		c.loopOnce.Do(func() { close(c.looped) })
 		return
 	case "screen", "draw", "dialog", "bye":
-		c.live(kind, payload)
+		c.liveFrame(kind, payload)
 		return
 	}
 	var f struct {
@@ -124,11 +138,9 @@ func (c *collector) Frame(payload []byte) {
 	// The input frames only tell the window to show or hide the answer
 	// box: the sandbox's clocks go by what the host sees, never by frames.
 	case "input":
-		c.out.Flush()
-		c.obs.Waiting(clip(f.Prompt, maxPromptRunes))
+		c.state.input(clip(f.Prompt, maxPromptRunes))
 	case "input_done":
-		c.out.Flush()
-		c.obs.InputDone()
+		c.state.inputDone()
 	case "result":
 		rep := report{Error: f.Error.clean()}
 		for _, im := range f.Images {
@@ -174,10 +186,9 @@ func frameType(payload []byte) string {
 	return kind.Type
 }
 
-// live passes a live frame on to a LiveObserver, within the frame and draw bounds.
-func (c *collector) live(kind string, payload []byte) {
-	lo, ok := c.obs.(LiveObserver)
-	if !ok || len(payload) > maxLiveFrame || !json.Valid(payload) {
+// liveFrame passes a live frame on to a LiveObserver, within the frame and draw bounds.
+func (c *collector) liveFrame(kind string, payload []byte) {
+	if c.live == nil || len(payload) > maxLiveFrame || !json.Valid(payload) {
 		return
 	}
 	if kind == "draw" {
@@ -187,7 +198,7 @@ func (c *collector) live(kind string, payload []byte) {
 		c.drawBytes += len(payload)
 	}
 	c.out.Flush()
-	lo.Live(json.RawMessage(append([]byte(nil), payload...)))
+	c.live.Live(json.RawMessage(append([]byte(nil), payload...)))
 }
 
 func (c *collector) report() report { return c.rep }
@@ -235,6 +246,38 @@ func clip(s string, runes int) string {
 	}
 	r := []rune(s)
 	return string(r[:runes]) + "…"
+}
+
+// serialObserver makes the calls of several goroutines into one Observer
+// one at a time; live is set when the Observer is a LiveObserver.
+type serialObserver struct {
+	mu   sync.Mutex
+	obs  Observer
+	live LiveObserver
+}
+
+func (s *serialObserver) Output(stream, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.obs.Output(stream, text)
+}
+
+func (s *serialObserver) Waiting(prompt string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.obs.Waiting(prompt)
+}
+
+func (s *serialObserver) InputDone() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.obs.InputDone()
+}
+
+func (s *serialObserver) Live(frame json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.live.Live(frame)
 }
 
 type nopObserver struct{}
