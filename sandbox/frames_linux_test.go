@@ -60,8 +60,9 @@ func hostCPU() time.Duration {
 }
 
 // BenchmarkEmptyFrameFlood is the host's CPU for a run that writes frames
-// of length 0 as fast as it can for the whole default wall clock, beside
-// the run's own CPU and the frames the host read.
+// of length 0 as fast as it can under the default limits, normal and
+// live, beside the run's own CPU, how long it ran and the frames the host
+// read.
 func BenchmarkEmptyFrameFlood(b *testing.B) {
 	needSandbox(b)
 	code, err := os.ReadFile("testdata/attacks/empty_frames.py")
@@ -70,24 +71,31 @@ func BenchmarkEmptyFrameFlood(b *testing.B) {
 	}
 	prog := filepath.Join(b.TempDir(), "flood.py")
 	os.WriteFile(prog, code, 0o644)
-	spec := Spec{Policy: DefaultPolicy(), Python: testPython, Args: []string{"-I", "-B", ScratchDir + "/flood.py"},
-		Files: []Mount{{Host: prog, Sandbox: ScratchDir + "/flood.py"}}, Frames: true}
-	var host, run time.Duration
-	var frames int64
-	for b.Loop() {
-		before := hostCPU()
-		p, err := Start(b.Context(), spec, countingHandler{&frames})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p.CloseInput()
-		o := p.Wait()
-		host += hostCPU() - before
-		run += o.CPUTime
+	for _, live := range []bool{false, true} {
+		name := map[bool]string{false: "normal", true: "live"}[live]
+		b.Run(name, func(b *testing.B) {
+			spec := Spec{Policy: DefaultPolicy(), Python: testPython, Args: []string{"-I", "-B", ScratchDir + "/flood.py"},
+				Files: []Mount{{Host: prog, Sandbox: ScratchDir + "/flood.py"}}, Frames: true, Live: live}
+			var host, run, took time.Duration
+			var frames int64
+			for b.Loop() {
+				before := hostCPU()
+				p, err := Start(b.Context(), spec, countingHandler{&frames})
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.CloseInput()
+				o := p.Wait()
+				host += hostCPU() - before
+				run += o.CPUTime
+				took += o.Duration
+			}
+			b.ReportMetric(float64(host.Milliseconds())/float64(b.N), "ms-host-cpu")
+			b.ReportMetric(float64(run.Milliseconds())/float64(b.N), "ms-run-cpu")
+			b.ReportMetric(float64(took.Milliseconds())/float64(b.N), "ms-run")
+			b.ReportMetric(float64(frames)/float64(b.N), "frames")
+		})
 	}
-	b.ReportMetric(float64(host.Milliseconds())/float64(b.N), "ms-host-cpu")
-	b.ReportMetric(float64(run.Milliseconds())/float64(b.N), "ms-run-cpu")
-	b.ReportMetric(float64(frames)/float64(b.N), "frames")
 }
 
 // countingHandler counts frames and keeps nothing.
