@@ -55,6 +55,33 @@ const errorLineField = StateField.define<DecorationSet>({
   provide: (f) => EditorView.decorations.from(f),
 });
 
+/** Step by step: the line about to run (or where the run failed, at its end). */
+export interface StepMark {
+  line: number;
+  error: boolean;
+}
+
+const setStepLine = StateEffect.define<StepMark | null>();
+
+const stepLineMark = Decoration.line({ class: 'cm-step-line' });
+const stepErrorMark = Decoration.line({ class: 'cm-step-line cm-step-error' });
+
+/** The step's line; an edit clears it, as the recording no longer is of this code. */
+const stepLineField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    for (const e of tr.effects) {
+      if (e.is(setStepLine)) {
+        const m = e.value;
+        if (m === null || m.line < 1 || m.line > tr.state.doc.lines) return Decoration.none;
+        return Decoration.set([(m.error ? stepErrorMark : stepLineMark).range(tr.state.doc.line(m.line).from)]);
+      }
+    }
+    return tr.docChanged ? Decoration.none : deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
 function fontTheme(px: number): Extension {
   return EditorView.theme({
     '&': { fontSize: `${px}px` },
@@ -66,6 +93,8 @@ export class CodeEditor {
   fontSize = $state(DEFAULT_FONT_SIZE);
   /** The line the last run failed on, while it is highlighted. */
   errorLine = $state<number | null>(null);
+  /** The line step by step is at, while it is highlighted. */
+  stepLine = $state.raw<StepMark | null>(null);
 
   #view: EditorView | null = null;
   #doc = '';
@@ -90,6 +119,7 @@ export class CodeEditor {
     const view = new EditorView({ parent, state: this.#newState(this.#doc) });
     this.#view = view;
     if (this.errorLine !== null) this.#markError(this.errorLine, false);
+    if (this.stepLine !== null) this.#markStep(this.stepLine);
     if (this.#pending) this.setPosition(this.#pending);
     return () => {
       this.#doc = view.state.doc.toString();
@@ -104,6 +134,7 @@ export class CodeEditor {
 
   setCode(code: string): void {
     this.errorLine = null;
+    this.stepLine = null;
     this.#pending = null;
     this.#doc = code;
     // A fresh state also starts a fresh undo history: undo must not bring back the previous program.
@@ -161,6 +192,31 @@ export class CodeEditor {
     this.#view?.dispatch({ effects: setErrorLine.of(null) });
   }
 
+  /**
+   * Step by step: highlights the line about to run (an error's line in the
+   * error's colours), scrolled into view only as far as needed; null clears it.
+   */
+  showStep(mark: StepMark | null): void {
+    const m = mark && mark.line >= 1 ? mark : null;
+    if (m?.line === this.stepLine?.line && m?.error === this.stepLine?.error) return;
+    this.stepLine = m;
+    this.#markStep(m);
+  }
+
+  #markStep(m: StepMark | null): void {
+    const v = this.#view;
+    if (!v) return;
+    const effects: StateEffect<unknown>[] = [setStepLine.of(m)];
+    if (m && m.line <= v.state.doc.lines) effects.push(EditorView.scrollIntoView(v.state.doc.line(m.line).from, { y: 'nearest', yMargin: 24 }));
+    v.dispatch({ effects });
+  }
+
+  /** Whether the view shows a step line (for tests). */
+  hasStepMark(): boolean {
+    const v = this.#view;
+    return !!v && v.state.field(stepLineField).size > 0;
+  }
+
   focus(): void {
     this.#view?.focus();
   }
@@ -214,8 +270,10 @@ export class CodeEditor {
         this.#font.of(fontTheme(this.fontSize)),
         this.#hint.of(placeholder(this.#placeholder)),
         errorLineField,
+        stepLineField,
         EditorView.updateListener.of((u) => {
           if (u.docChanged && this.errorLine !== null) this.errorLine = null;
+          if (u.docChanged && this.stepLine !== null) this.stepLine = null;
           if (u.docChanged) a.edited?.();
         }),
         EditorView.contentAttributes.of({ 'aria-label': 'Python', spellcheck: 'false', autocorrect: 'off', autocapitalize: 'off' }),
