@@ -530,3 +530,24 @@ func TestKeepBothNamesTheCopyInTheChildsLanguage(t *testing.T) {
 		}
 	}
 }
+
+func TestListTreeChineseNumerals(t *testing.T) {
+	files := map[string]string{}
+	for _, g := range []string{"第一周", "第三周", "第二周", "第十一周", "第十周", "第9周"} {
+		files[g+"/第十课.py"] = ""
+		files[g+"/第九课.py"] = ""
+	}
+	l, _ := newTestLibrary(t, files)
+	tree, err := l.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range tree.Children {
+		got = append(got, g.Name+":"+g.Children[0].Name+","+g.Children[1].Name)
+	}
+	want := "第一周:第九课,第十课 第二周:第九课,第十课 第三周:第九课,第十课 第9周:第九课,第十课 第十周:第九课,第十课 第十一周:第九课,第十课"
+	if strings.Join(got, " ") != want {
+		t.Errorf("tree %v\nwant %s", got, want)
+	}
+}

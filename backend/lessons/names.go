@@ -1,6 +1,10 @@
 package lessons
 
 import (
+	"bytes"
+	"cmp"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -83,8 +87,10 @@ func portable(name string) bool {
 }
 
 // NaturalLess orders names the way people count: "lesson 2" before
-// "lesson 10", "第2周" before "第10周", case ignored. ASCII and full-width
-// digits both count as numbers.
+// "lesson 10", "第2周" before "第10周", "第二周" before "第十周" and
+// "第十周" before "第十一周", case ignored. ASCII and full-width digits and
+// Chinese numerals all count as numbers, compared by value whatever their
+// form ("第3周" before "第十周").
 func NaturalLess(a, b string) bool {
 	if c := naturalCompare(a, b); c != 0 {
 		return c < 0
@@ -102,85 +108,166 @@ func digitValue(r rune) (int, bool) {
 	return 0, false
 }
 
-// naturalCompare walks both strings chunk by chunk: runs of digits compare
-// by value (then by length, so "01" sorts after "1"), other runes compare
-// case-folded.
+// Chinese numerals: the digits, which may start a number, and the units,
+// which only go on one (十 starts one too: 十一 is 11). 万 and 亿 alone are
+// words (万花筒), not numbers.
+var (
+	hanDigits = map[rune]uint64{'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9}
+	hanUnits  = map[rune]uint64{'十': 10, '百': 100, '千': 1000, '万': 1e4, '亿': 1e8}
+)
+
+// number is a run of digits or of Chinese numerals, for comparing by value.
+type number struct {
+	value []byte // its value in decimal, without leading zeros
+	han   bool   // written in Chinese numerals
+	raw   []rune
+}
+
+// numberAt reads the number that starts at r[i], if one does, and returns
+// it with the index just after it.
+func numberAt(r []rune, i int) (number, int, bool) {
+	if _, ok := digitValue(r[i]); ok {
+		j := i
+		for j < len(r) {
+			if _, ok := digitValue(r[j]); !ok {
+				break
+			}
+			j++
+		}
+		v := make([]byte, 0, j-i)
+		for _, d := range r[i:j] {
+			n, _ := digitValue(d)
+			if len(v) == 0 && n == 0 {
+				continue
+			}
+			v = append(v, byte('0'+n))
+		}
+		if len(v) == 0 {
+			v = []byte{'0'}
+		}
+		return number{value: v, raw: r[i:j]}, j, true
+	}
+	if _, ok := hanDigits[r[i]]; !ok && r[i] != '十' {
+		return number{}, i, false
+	}
+	j := i
+	for j < len(r) {
+		_, d := hanDigits[r[j]]
+		_, u := hanUnits[r[j]]
+		if !d && !u {
+			break
+		}
+		j++
+	}
+	return number{value: hanValue(r[i:j]), han: true, raw: r[i:j]}, j, true
+}
+
+// hanValue is the value of Chinese numerals in decimal: 十一 is 11, 一百零五
+// 105, 三万 30000; digits alone are read one by one, 二〇二四 is 2024.
+func hanValue(r []rune) []byte {
+	units := false
+	for _, c := range r {
+		if _, ok := hanUnits[c]; ok {
+			units = true
+		}
+	}
+	if !units {
+		v := []byte{}
+		for _, c := range r {
+			if d := hanDigits[c]; len(v) > 0 || d != 0 {
+				v = append(v, byte('0'+d))
+			}
+		}
+		if len(v) == 0 {
+			v = []byte{'0'}
+		}
+		return v
+	}
+	// yi: the part counted in 亿, wan: in 万, section: below 万, n: the last digit.
+	var yi, wan, section, n uint64
+	for _, c := range r {
+		if d, ok := hanDigits[c]; ok {
+			n = d
+			continue
+		}
+		switch u := hanUnits[c]; u {
+		case 1e8:
+			yi = mulSat(addSat(yi, addSat(mulSat(wan, 1e4), section+n)), 1e8)
+			wan, section, n = 0, 0, 0
+		case 1e4:
+			wan = addSat(wan, section+n)
+			section, n = 0, 0
+		default:
+			section = addSat(section, max(n, 1)*u)
+			n = 0
+		}
+	}
+	return []byte(strconv.FormatUint(addSat(yi, addSat(mulSat(wan, 1e4), section+n)), 10))
+}
+
+// Past this the numbers are no longer names anyone gives: they count as
+// equal, and the names compare by what follows.
+const mostHan = 1 << 62
+
+func addSat(a, b uint64) uint64 { return min(a+b, mostHan) }
+
+func mulSat(a, b uint64) uint64 {
+	if b != 0 && a > mostHan/b {
+		return mostHan
+	}
+	return a * b
+}
+
+// compareNumbers orders numbers by value; equal values in digits before
+// Chinese numerals, and digits with fewer leading zeros first ("1" before
+// "01"), so that different names never compare equal by accident.
+func compareNumbers(a, b number) int {
+	if c := cmp.Compare(len(a.value), len(b.value)); c != 0 {
+		return c
+	}
+	if c := bytes.Compare(a.value, b.value); c != 0 {
+		return c
+	}
+	switch {
+	case a.han != b.han && !a.han:
+		return -1
+	case a.han != b.han:
+		return 1
+	case a.han:
+		return slices.Compare(a.raw, b.raw)
+	}
+	return cmp.Compare(len(a.raw), len(b.raw))
+}
+
+// naturalCompare walks both strings chunk by chunk: numbers compare by
+// value, other runes compare case-folded. Against other runes a number
+// stands where the digit 0 does, so that "第30周" < "第x周" < "第十周" cannot
+// happen while 十 < 30 (a sort needs the order to be transitive).
 func naturalCompare(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	i, j := 0, 0
 	for i < len(ra) && j < len(rb) {
-		_, da := digitValue(ra[i])
-		_, db := digitValue(rb[j])
-		if da && db {
-			si, sj := i, j
-			for i < len(ra) {
-				if _, ok := digitValue(ra[i]); !ok {
-					break
-				}
-				i++
-			}
-			for j < len(rb) {
-				if _, ok := digitValue(rb[j]); !ok {
-					break
-				}
-				j++
-			}
-			if c := compareDigits(ra[si:i], rb[sj:j]); c != 0 {
+		na, ei, oka := numberAt(ra, i)
+		nb, ej, okb := numberAt(rb, j)
+		if oka && okb {
+			if c := compareNumbers(na, nb); c != 0 {
 				return c
 			}
+			i, j = ei, ej
 			continue
 		}
 		ca, cb := unicode.ToLower(ra[i]), unicode.ToLower(rb[j])
+		if oka {
+			ca = '0'
+		}
+		if okb {
+			cb = '0'
+		}
 		if ca != cb {
-			if ca < cb {
-				return -1
-			}
-			return 1
+			return cmp.Compare(ca, cb)
 		}
 		i++
 		j++
 	}
-	switch {
-	case len(ra)-i < len(rb)-j:
-		return -1
-	case len(ra)-i > len(rb)-j:
-		return 1
-	}
-	return 0
-}
-
-func compareDigits(a, b []rune) int {
-	trim := func(d []rune) []rune {
-		for len(d) > 1 {
-			if v, _ := digitValue(d[0]); v != 0 {
-				break
-			}
-			d = d[1:]
-		}
-		return d
-	}
-	ta, tb := trim(a), trim(b)
-	if len(ta) != len(tb) {
-		if len(ta) < len(tb) {
-			return -1
-		}
-		return 1
-	}
-	for k := range ta {
-		va, _ := digitValue(ta[k])
-		vb, _ := digitValue(tb[k])
-		if va != vb {
-			if va < vb {
-				return -1
-			}
-			return 1
-		}
-	}
-	switch {
-	case len(a) < len(b):
-		return -1
-	case len(a) > len(b):
-		return 1
-	}
-	return 0
+	return cmp.Compare(len(ra)-i, len(rb)-j)
 }

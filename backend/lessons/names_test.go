@@ -23,6 +23,16 @@ func TestNaturalSort(t *testing.T) {
 		{[]string{"star", "star (2)", "st"}, []string{"st", "star", "star (2)"}},
 		{[]string{"花朵", "你好", "小海龟"}, []string{"你好", "小海龟", "花朵"}}, // code point order
 		{[]string{"99999999999999999999999 a", "100000000000000000000000 a"}, []string{"99999999999999999999999 a", "100000000000000000000000 a"}},
+		// Chinese numerals, as parents name weeks and units.
+		{[]string{"第十周", "第二周", "第一周", "第十一周", "第三周", "第九周", "第二十周"}, []string{"第一周", "第二周", "第三周", "第九周", "第十周", "第十一周", "第二十周"}},
+		{[]string{"第十课", "第九课"}, []string{"第九课", "第十课"}},
+		{[]string{"第十周", "第3周", "第11周", "第二周"}, []string{"第二周", "第3周", "第十周", "第11周"}},
+		{[]string{"第三周", "第3周"}, []string{"第3周", "第三周"}},
+		{[]string{"第一百零一课", "第一百课", "第九十九课", "第两百课"}, []string{"第九十九课", "第一百课", "第一百零一课", "第两百课"}},
+		{[]string{"第一万课", "第九千九百九十九课", "第一亿二千万课", "第一亿课"}, []string{"第九千九百九十九课", "第一万课", "第一亿课", "第一亿二千万课"}},
+		{[]string{"二〇二四年", "二〇二三年"}, []string{"二〇二三年", "二〇二四年"}},
+		{[]string{"第x周", "第30周", "第十周"}, []string{"第十周", "第30周", "第x周"}},
+		{[]string{"千纸鹤", "万花筒"}, []string{"万花筒", "千纸鹤"}}, // words, not numbers
 	}
 	for _, tt := range tests {
 		got := slices.Clone(tt.in)
@@ -37,6 +47,30 @@ func TestNaturalSort(t *testing.T) {
 		})
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("sort %q = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestNaturalOrderIsTransitive checks every triple of a mixed set: a sort
+// with a comparison that is not a strict weak order can lose or repeat items.
+func TestNaturalOrderIsTransitive(t *testing.T) {
+	names := []string{"第十周", "第30周", "第x周", "第3周", "第三周", "第03周", "第３周", "第十一周", "第一周", "a1", "a01",
+		"A1", "a十", "a 10", "a-1", "a", "十", "10", "零", "0", "〇", "第二〇二四", "第2024", "第两千零二十四", "lesson (old)", "lesson 2",
+		"第九十九亿亿亿亿亿亿", "第99999999999999999999999", "万花筒", "一起", "1起"}
+	less := func(a, b string) bool { return NaturalLess(a, b) }
+	for _, a := range names {
+		if less(a, a) {
+			t.Errorf("%q < itself", a)
+		}
+		for _, b := range names {
+			if a != b && less(a, b) == less(b, a) {
+				t.Errorf("%q and %q: not ordered one way (%v)", a, b, less(a, b))
+			}
+			for _, c := range names {
+				if less(a, b) && less(b, c) && !less(a, c) {
+					t.Errorf("%q < %q < %q but not %q < %q", a, b, c, a, c)
+				}
+			}
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -323,7 +324,8 @@ type PackSummary struct {
 }
 
 // Summaries lists every pack imported into the lessons folder with the
-// child's progress, sorted by folder name.
+// child's progress, in the natural order of their folder names (as the
+// lessons tree shows them).
 func Summaries(lessonsDir string) ([]PackSummary, error) {
 	f, err := os.Open(lessonsDir)
 	if err != nil {
@@ -368,5 +370,14 @@ func Summaries(lessonsDir string) ([]PackSummary, error) {
 		}
 		out = append(out, s)
 	}
+	slices.SortStableFunc(out, func(a, b PackSummary) int {
+		switch {
+		case lessons.NaturalLess(a.Folder, b.Folder):
+			return -1
+		case lessons.NaturalLess(b.Folder, a.Folder):
+			return 1
+		}
+		return 0
+	})
 	return out, nil
 }
