@@ -90,6 +90,9 @@ class _Control(object):
         except Exception:
             pass
         _wait_read(1)
+        if self.tracer is not None:
+            # The steps so far reach the host before the program waits.
+            self.tracer.flush()
         try:
             # Inside the try: a stop landing just after the frame went out
             # still ends with input_done.

@@ -44,19 +44,19 @@ _TURTLE_FILE = os.path.join(_HERE, "kidturtle.py")
 # The runner's own modules: the program sees a module table without them,
 # as a plain Python would show it.
 _OWN = ("kidrunner_core", "kidrunner_base", "kidrunner_frames", "kidrunner_control",
-        "kidrunner_warm")
+        "kidrunner_warm", "kidtrace")
 
 
 def parse_args(argv):
     opts = {"lang": "en", "frames": None, "control": None, "mpl_cache": None,
             "max_steps": 1000000, "build_mpl_cache": None, "scratch": None,
             "program": None, "checks": [], "live": False, "warm": False,
-            "preload_mpl": False, "replay_steps": 0}
+            "preload_mpl": False, "replay_steps": 0, "trace": False, "trace_steps": None}
     i = 0
     flags = {"--lang": "lang", "--frames": "frames", "--control": "control",
              "--mpl-cache": "mpl_cache", "--max-steps": "max_steps",
              "--build-mpl-cache": "build_mpl_cache", "--scratch": "scratch",
-             "--replay-steps": "replay_steps"}
+             "--replay-steps": "replay_steps", "--trace-steps": "trace_steps"}
     while i < len(argv):
         a = argv[i]
         if a == "--":
@@ -67,6 +67,10 @@ def parse_args(argv):
             break
         if a == "--live":
             opts["live"] = True  # docs/runner-protocol.md, "Live runs"
+            i += 1
+            continue
+        if a == "--trace":
+            opts["trace"] = True  # docs/contracts.md §5
             i += 1
             continue
         if a in ("--warm", "--preload-mpl"):
@@ -82,7 +86,7 @@ def parse_args(argv):
             raise ValueError("unknown or incomplete option: %s" % a)
         opts[key] = argv[i + 1]
         i += 2
-    for key in ("frames", "control", "max_steps", "replay_steps"):
+    for key in ("frames", "control", "max_steps", "replay_steps", "trace_steps"):
         if opts[key] is not None:
             opts[key] = int(opts[key])
     opts["replay_steps"] = max(0, opts["replay_steps"])
@@ -141,6 +145,12 @@ class Runner(_Control):
             import kidcheck
             self.kidcheck = kidcheck
             self.stdout = kidcheck.Tee(self.stdout)
+        self.tracer = None        # kidtrace.Tracer in a step-by-step run
+        self.kidtrace = None
+        if opts.get("trace"):
+            # Loaded now: it leaves the module table with the runner's own.
+            self.kidtrace = _late_import("kidtrace")
+            self.stdout = self.kidtrace.Counted(self.stdout)
         self.main = None
         self.stdin = sys.stdin
         self.source = None
@@ -288,6 +298,9 @@ class Runner(_Control):
             for name in _OWN:
                 _modules.pop(name, None)
             self.snapshot()
+            tracer = self.make_tracer(compiled.co_filename)
+            if tracer is not None:
+                tracer.start()
             exec(compiled, main.__dict__)
         except _SystemExit as e:
             exit_exc = e
@@ -307,10 +320,17 @@ class Runner(_Control):
             _setprofile(None)
         except _BaseException:
             _setprofile(None)
+        if self.tracer is not None:
+            self.tracer.finish()
         if code == 1 and self.closed_quietly(exc):
             code, exc = 0, None
         self.after_program()
         self.recover()
+        if exc is None and exit_exc is None and self.turtle is not None:
+            try:
+                self.turtle.program_ended()
+            except _BaseException as e:
+                self.internal(e)
         error = None
         if exit_exc is not None:
             code = self.exit_code(exit_exc)
@@ -323,11 +343,26 @@ class Runner(_Control):
             else:
                 self.print_exception(exc)
         return code, error
-        if exc is None and exit_exc is None and self.turtle is not None:
-            try:
-                self.turtle.program_ended()
-            except _BaseException as e:
-                self.internal(e)
+
+    def make_tracer(self, filename):
+        """The step-by-step run's tracer of the child's file, if one was asked for."""
+        kidtrace = self.kidtrace
+        if kidtrace is None:
+            return None
+        steps = self.opts.get("trace_steps")
+        self.tracer = kidtrace.Tracer(
+            filename, self.frames, self.stdout, self.draw_steps, lambda: self.stopped,
+            self.trace_cut, max_steps=kidtrace.MAX_STEPS if steps is None else max(0, steps),
+            settrace=_settrace)
+        return self.tracer
+
+    def draw_steps(self):
+        """The drawing's step list, once the program has a turtle screen."""
+        screen = self.turtle.current_screen() if self.turtle is not None else None
+        return screen._rec.steps if screen is not None else None
+
+    def trace_cut(self, n):
+        self.notices.append(self.msg("notice.trace_cut", n=n))
 
     def closed_quietly(self, e):
         """Whether e is the Terminator of a turtle call after the live window closed."""

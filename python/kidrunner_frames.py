@@ -99,6 +99,7 @@ class Frames(object):
 
     def __init__(self, fd):
         self.fd = None
+        self.sent = 0   # bytes written, frame heads included (the host reads 64 MiB at most)
         if fd is None:
             return
         try:
@@ -123,7 +124,12 @@ class Frames(object):
         """Send text, already one JSON object, as one frame."""
         if self.fd is None:
             return False
-        data = text.encode("utf-8", "replace")
+        return self.send_bytes(text.encode("utf-8", "replace"))
+
+    def send_bytes(self, data):
+        """Send data, one JSON object's UTF-8, as one frame."""
+        if self.fd is None:
+            return False
         head = len(data).to_bytes(4, "big")
         # Small frames (most live ones) go out in one write.
         parts = (head + data,) if len(data) < 65536 else (head, data)
@@ -135,6 +141,7 @@ class Frames(object):
                     view = view[n:]
         except OSError:
             return False
+        self.sent += len(data) + 4
         return True
 
 def _b64_bytes(data):

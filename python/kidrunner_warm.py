@@ -106,6 +106,8 @@ def warm_start(opts):
     replay = head.get("replay_steps")
     if type(replay) is int and replay >= 0:
         opts["replay_steps"] = replay
+    if head.get("trace") is True:
+        opts["trace"] = True
     _limit_cpu(head.get("cpu"))
     # A file of the program's folder that has the name of a module loaded
     # ahead is found first by the program's import, as in a cold run.

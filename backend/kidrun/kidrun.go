@@ -232,6 +232,7 @@ type Observer interface {
 type Run struct {
 	proc    *sandbox.Process
 	coll    *collector
+	trace   *traceCollector // nil for a run without a trace
 	policy  sandbox.Policy
 	lang    string
 	staging string
@@ -283,6 +284,9 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		files = e.dataMounts(staging, name, req.DataFiles)
 	}
 	args, ro := e.runnerArgs(lang, req.Live, req.CheckFiles)
+	if req.Trace {
+		args = append(args, "--trace")
+	}
 	if req.ReplaySteps > 0 {
 		args = append(args, "--replay-steps", strconv.Itoa(min(req.ReplaySteps, MaxDrawingSteps)))
 	}
@@ -294,7 +298,7 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 	}
 	args = append(args, "--", sandbox.ScratchDir+"/"+name)
 
-	coll := newCollector(obs)
+	coll, trace := newCollector(obs), newTrace(req)
 	spec := sandbox.Spec{
 		Policy:   policy,
 		Python:   e.python,
@@ -305,12 +309,12 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		Frames:   true,
 		Live:     req.Live,
 	}
-	proc, err := sandbox.Start(ctx, spec, coll)
+	proc, err := sandbox.Start(ctx, spec, handler(coll, trace))
 	if err != nil {
 		removeStaging(staging)
 		return nil, err
 	}
-	return e.begin(proc, coll, req, policy, lang, staging), nil
+	return e.begin(proc, coll, trace, req, policy, lang, staging), nil
 }
 
 // dataMounts copies the lesson's data files into staging (a copy taken
@@ -356,8 +360,8 @@ func (e *Engine) runnerArgs(lang string, live bool, checkFiles []string) ([]stri
 }
 
 // begin gives a started program its stdin and waits for its end in the background.
-func (e *Engine) begin(proc *sandbox.Process, coll *collector, req Request, policy sandbox.Policy, lang, staging string) *Run {
-	r := &Run{proc: proc, coll: coll, policy: policy, lang: lang, staging: staging, live: req.Live, started: proc.Started(), done: make(chan struct{})}
+func (e *Engine) begin(proc *sandbox.Process, coll *collector, trace *traceCollector, req Request, policy sandbox.Policy, lang, staging string) *Run {
+	r := &Run{proc: proc, coll: coll, trace: trace, policy: policy, lang: lang, staging: staging, live: req.Live, started: proc.Started(), done: make(chan struct{})}
 	switch {
 	case req.Stdin != nil:
 		if len(req.Stdin) > 0 {
@@ -393,6 +397,9 @@ func (r *Run) finish() {
 	removeStaging(r.staging)
 	r.coll.flush()
 	r.result = buildResult(out, r.coll.report(), r.policy, r.lang)
+	if r.trace != nil {
+		r.result.Trace = r.trace.result()
+	}
 	close(r.done)
 }
 

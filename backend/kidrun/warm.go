@@ -317,29 +317,33 @@ func dataStamp(paths []string) string {
 
 // goLine is what a warm runner reads on its control pipe to start: the go
 // line, then the program's bytes.
-func goLine(name, lang string, code []byte, live bool, policy sandbox.Policy, replaySteps int) []byte {
+func goLine(name, lang string, code []byte, live bool, policy sandbox.Policy, replaySteps int, trace bool) []byte {
 	cpu := policy.CPUTime
 	if live {
 		cpu = max(cpu, time.Hour) // as a cold live run's processes get
 	}
-	head, _ := json.Marshal(map[string]any{
+	h := map[string]any{
 		"program":      sandbox.ScratchDir + "/" + name,
 		"code_bytes":   len(code),
 		"lang":         lang,
 		"cpu":          int64((cpu + time.Second - 1) / time.Second),
 		"replay_steps": min(max(replaySteps, 0), MaxDrawingSteps),
-	})
+	}
+	if trace {
+		h["trace"] = true
+	}
+	head, _ := json.Marshal(h)
 	return append(append(append([]byte("go "), head...), '\n'), code...)
 }
 
 // startOnWarm hands req to the warm sandbox w.
 func (e *Engine) startOnWarm(w *warmRun, req Request, obs Observer, policy sandbox.Policy, name, lang string) (*Run, error) {
-	coll := newCollector(obs)
-	if err := w.proc.Release(coll, goLine(name, lang, req.Code, req.Live, policy, req.ReplaySteps), policy.WallTime, policy.CPUTime); err != nil {
+	coll, trace := newCollector(obs), newTrace(req)
+	if err := w.proc.Release(handler(coll, trace), goLine(name, lang, req.Code, req.Live, policy, req.ReplaySteps, req.Trace), policy.WallTime, policy.CPUTime); err != nil {
 		go w.discard()
 		return nil, err
 	}
-	return e.begin(w.proc, coll, req, policy, lang, w.staging), nil
+	return e.begin(w.proc, coll, trace, req, policy, lang, w.staging), nil
 }
 
 // UsesMatplotlib is whether code looks like it uses matplotlib: such runs

@@ -61,8 +61,11 @@ func usage(w io.Writer) {
 
 Usage:
   kidcoder [--lessons DIR]      open the classroom (desktop app), optionally on a lessons folder
-  kidcoder run [--json] [--timeout SECONDS] [--stdin FILE] [--events FILE.jsonl] [--out DIR] [--lang zh|en] [--data FILE]... FILE.py
+  kidcoder run [--json] [--timeout SECONDS] [--stdin FILE] [--events FILE.jsonl] [--trace OUT.jsonl] [--out DIR] [--lang zh|en] [--data FILE]... FILE.py
                                 run FILE.py in the sandbox; exit code is the program's (124 on timeout);
+                                --trace writes the run step by step to OUT.jsonl, one JSON object a step:
+                                  {"i": 0, "event": "line", "line": 1, "func": "<module>", "depth": 0,
+                                   "vars": {}, "out": 0, "draw": 0}   (at most 100,000 steps);
                                 each --data FILE is readable by the program under its own name;
                                 --events plays keys, clicks and answers into a live turtle program,
                                 one JSON object per line, at_ms from the start of the run:
@@ -95,6 +98,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	stdinFile := fs.String("stdin", "", "file whose lines answer input()")
 	eventsFile := fs.String("events", "", "JSONL timeline of keys, clicks and answers to play into a live turtle program")
 	outDir := fs.String("out", "", "folder to write turtle.svg and figure-N.png into")
+	traceFile := fs.String("trace", "", "write the step-by-step recording of FILE.py there (JSONL, docs/contracts.md §5)")
 	lang := fs.String("lang", "", "language of hints: zh or en (default from the locale)")
 	python := fs.String("python", "", "Python interpreter to use (default: found automatically)")
 	var data multiFlag
@@ -156,7 +160,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if !*asJSON {
 		obs = streamObserver{stdout: stdout, stderr: stderr}
 	}
-	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: data, Live: timeline != nil}
+	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: data, Live: timeline != nil,
+		Trace: *traceFile != ""}
 	if *asJSON {
 		req.ReplaySteps = kidrun.MaxReplaySteps // a reader of the JSON saw nothing drawn
 	}
@@ -180,6 +185,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if err := writeImages(*outDir, res.Images); err != nil {
 			fmt.Fprintf(stderr, "kidcoder run: %v\n", err)
 		}
+	}
+	if *traceFile != "" && res.Trace != nil {
+		if err := writeTrace(*traceFile, res.Trace); err != nil {
+			fmt.Fprintf(stderr, "kidcoder run: %v\n", err)
+		}
+		res.Trace = nil // it went to the file: the JSON result does not carry it again
 	}
 	if *asJSON {
 		writeJSON(stdout, res)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
@@ -12,10 +13,10 @@ import (
 	"kidcoder/backend/kidrun"
 )
 
-// errNotOurs is returned by writeImages for a name in the folder held by
+// errNotOurs is returned by writeImages and writeTrace for a name held by
 // something other than a plain file (a link, folder, FIFO, device, socket):
-// kidcoder only ever replaces the pictures it writes itself.
-var errNotOurs = errors.New("not a picture file: left as it is")
+// kidcoder only ever replaces the pictures and traces it writes itself.
+var errNotOurs = errors.New("not a plain file: left as it is")
 
 // writeImages writes the pictures into dir as turtle.svg, figure-1.png, ...
 // dir is opened once (made if missing) and every step is taken relative to
@@ -50,6 +51,29 @@ func writeImages(dir string, images []kidrun.Image) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// writeTrace writes the run's trace as JSONL to path (docs/contracts.md §5),
+// replacing a plain file there as writeImages does, never writing through
+// a link.
+func writeTrace(path string, t *kidrun.Trace) error {
+	var buf bytes.Buffer
+	if err := t.WriteJSONL(&buf); err != nil {
+		return err
+	}
+	dir, name := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := replaceOwn(root, name, buf.Bytes()); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // replaceOwn puts data at name in root, replacing a plain file left there

@@ -66,7 +66,7 @@ export interface TraceStep {
 }
 
 export interface RunTrace {
-  steps: TraceStep[] | null;
+  steps: TraceStep[];
   truncated: boolean;
 }
 

@@ -1,0 +1,321 @@
+"""Step-by-step runs (kidtrace, docs/contracts.md §5): the steps the runner
+records match what CPython's own sys.settrace sees of the same program, and
+the recording is bounded and never changes what the program does."""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+
+import harness
+
+EVENTS = {"l": "line", "c": "call", "r": "return", "e": "exception"}
+
+# CPython's own sys.settrace on the program, with nothing of the runner: the
+# steps of the file's frames, the top level's own call and return left out,
+# each value as repr() cut to 80 characters.
+REFERENCE = r'''
+import json, os, sys, types
+prog, layer = sys.argv[1], sys.argv[2]
+name = os.path.basename(prog)
+sys.path.append(layer)
+if "turtle" in open(prog, encoding="utf-8").read():
+    import kidturtle
+    kidturtle.configure(lang="en", max_steps=1000000, notices=[], messages=dict, live=None)
+    sys.modules["turtle"] = kidturtle
+    draw = lambda: len(kidturtle.current_screen()._rec.steps) if kidturtle.current_screen() else 0
+else:
+    draw = lambda: 0
+HIDDEN = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType, type)
+steps = []
+depth = -1
+out = [0]
+real_write = sys.stdout.write
+class Out:
+    def write(self, s):
+        out[0] += len(s)
+        return real_write(s)
+    def flush(self):
+        pass
+sys.stdout = Out()
+def cut(s):
+    return s if len(s) <= 80 else s[:79] + "\u2026"
+def text(v):
+    # Python's default repr without its address, which means nothing to a child.
+    if type(v).__repr__ is object.__repr__:
+        return "<%s object>" % type(v).__name__
+    return cut(repr(v))
+def record(frame, event, arg, d):
+    vs = [[k, text(v)] for k, v in frame.f_locals.items()
+          if isinstance(k, str) and k.isidentifier() and not k.startswith("_")
+          and not isinstance(v, HIDDEN)]
+    st = {"event": event, "line": frame.f_lineno, "func": frame.f_code.co_name, "depth": d,
+          "vars": vs, "out": out[0], "draw": draw()}
+    if event == "return":
+        st["value"] = text(arg)
+    if event == "exception":
+        st["error"] = arg[0].__name__
+    steps.append(st)
+def call(frame, event, arg):
+    global depth
+    if frame.f_code.co_filename != name:
+        return None
+    depth += 1
+    if depth or frame.f_code.co_name != "<module>":
+        record(frame, "call", arg, depth)
+    return local
+def local(frame, event, arg):
+    global depth
+    d = depth
+    if event == "return":
+        depth -= 1
+        if d or frame.f_code.co_name != "<module>":
+            record(frame, "return", arg, d)
+        return None
+    record(frame, event, arg, d)
+    return local
+code = compile(open(prog, "rb").read(), name, "exec")
+g = {"__name__": "__main__", "__builtins__": __builtins__, "__file__": prog}
+os.chdir(os.path.dirname(prog))
+sys.settrace(call)
+try:
+    exec(code, g)
+except BaseException:
+    pass
+sys.settrace(None)
+sys.__stdout__.write("\n" + json.dumps(steps) + "\n")
+'''
+
+
+def trace_of(run):
+    """The steps of a finished harness run, as §5 writes them, and whether it was cut."""
+    steps, cut = [], None
+    for f in run.all_frames:
+        if f["type"] != "trace":
+            continue
+        for st in f["steps"]:
+            if st[0] == "t":
+                cut = st[1]
+                continue
+            s = {"i": len(steps), "event": EVENTS[st[0]], "line": st[1], "func": st[2],
+                 "depth": st[3], "vars": st[4], "out": st[5], "draw": st[6]}
+            if st[0] == "r":
+                s["value"] = st[7]
+            if st[0] == "e":
+                s["error"] = st[7]
+            steps.append(s)
+    return steps, cut
+
+
+class TraceTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def prog(self, source, name="main.py"):
+        return harness.write_program(self.tmp, name, source)
+
+    def traced(self, source, stdin=b"", extra=()):
+        r = harness.run(self.prog(source), stdin=stdin, extra=["--trace"] + list(extra))
+        steps, cut = trace_of(r)
+        return r, steps, cut
+
+    def reference(self, source, stdin=b""):
+        path = self.prog(source, "ref.py")
+        p = subprocess.run([harness.PYTHON, "-I", "-c", REFERENCE, path, harness.PYDIR],
+                           input=stdin, capture_output=True, timeout=60)
+        return json.loads(p.stdout.decode("utf-8").rsplit("\n", 2)[-2])
+
+    def assertMatchesCPython(self, source, stdin=b"", min_steps=5):
+        r, steps, cut = self.traced(source, stdin)
+        self.assertIsNone(cut)
+        want = self.reference(source, stdin)
+        self.assertGreaterEqual(len(want), min_steps)
+        got = [{k: v for k, v in s.items() if k != "i"} for s in steps]
+        for s in got:
+            s["vars"] = [list(kv) for kv in s["vars"].items()]
+        self.assertEqual(len(got), len(want))
+        for i, (g, w) in enumerate(zip(got, want)):
+            self.assertEqual(g, w, "step %d" % i)
+        self.assertEqual([s["i"] for s in steps], list(range(len(steps))))
+        return r, steps
+
+    def test_loops_match_cpython(self):
+        src = ("total = 0\n"
+               "words = []\n"
+               "for i in range(4):\n"
+               "    if i == 2:\n"
+               "        continue\n"
+               "    total += i\n"
+               "    words.append('w' * i)\n"
+               "n = 3\n"
+               "while n > 0:\n"
+               "    n -= 1\n"
+               "    if n == 1:\n"
+               "        break\n"
+               "d = {'a': [1, 2], 'b': 'x' * 100}\n"
+               "squares = [k * k for k in range(3)]\n"
+               "print(total, words, d, squares)\n")
+        r, steps = self.assertMatchesCPython(src, min_steps=20)
+        self.assertEqual(r.code, 0)
+        last = steps[-1]["vars"]
+        # A long value is cut to 80 characters, an ellipsis at the end.
+        self.assertEqual(len(last["d"]), 80)
+        self.assertTrue(last["d"].endswith("\u2026"))
+        self.assertEqual(last["words"], "['', 'w', 'www']")
+
+    def test_recursion_matches_cpython(self):
+        src = ("def fact(n):\n"
+               "    if n <= 1:\n"
+               "        return 1\n"
+               "    return n * fact(n - 1)\n"
+               "\n"
+               "def count(k):\n"
+               "    for j in range(k):\n"
+               "        yield j\n"
+               "\n"
+               "x = fact(4)\n"
+               "ys = list(count(2))\n"
+               "print(x, ys)\n")
+        r, steps = self.assertMatchesCPython(src, min_steps=20)
+        calls = [s for s in steps if s["event"] == "call" and s["func"] == "fact"]
+        self.assertEqual([s["depth"] for s in calls], [1, 2, 3, 4])
+        self.assertEqual([s["vars"]["n"] for s in calls], ["4", "3", "2", "1"])
+        rets = [s["value"] for s in steps if s["event"] == "return" and s["func"] == "fact"]
+        self.assertEqual(rets, ["1", "2", "6", "24"])
+
+    def test_input_matches_cpython_and_answers_are_kept(self):
+        src = ("name = input('Name? ')\n"
+               "age = int(input('Age? '))\n"
+               "print('Hi', name, age + 1)\n")
+        stdin = "小明\n9\n".encode("utf-8")
+        r, steps = self.assertMatchesCPython(src, stdin=stdin, min_steps=3)
+        self.assertEqual(r.stdout, "Name? Age? Hi 小明 10\n")
+        self.assertEqual(steps[-1]["vars"], {"name": "'小明'", "age": "9"})
+        # out: the prompts were written before the steps after them.
+        self.assertEqual(steps[1]["out"], len("Name? "))
+        self.assertEqual(steps[2]["out"], len("Name? Age? "))
+
+    def test_exceptions_match_cpython(self):
+        src = ("def inner(v):\n"
+               "    return 10 // v\n"
+               "\n"
+               "def outer(v):\n"
+               "    try:\n"
+               "        return inner(v)\n"
+               "    finally:\n"
+               "        done = True\n"
+               "\n"
+               "try:\n"
+               "    outer(0)\n"
+               "except ZeroDivisionError:\n"
+               "    caught = 'yes'\n"
+               "items = [1]\n"
+               "print(items[3])\n")
+        r, steps = self.assertMatchesCPython(src, min_steps=10)
+        self.assertEqual(r.code, 1)
+        errors = [(s["func"], s["error"]) for s in steps if s["event"] == "exception"]
+        self.assertEqual(errors[:3], [("inner", "ZeroDivisionError"), ("outer", "ZeroDivisionError"),
+                                      ("<module>", "ZeroDivisionError")])
+        # The error that ends the program is the last step, at its line.
+        self.assertEqual(steps[-1]["event"], "exception")
+        self.assertEqual(steps[-1]["error"], "IndexError")
+        self.assertEqual(steps[-1]["line"], r.result["error"]["line"])
+
+    def test_turtle_program_matches_cpython(self):
+        src = ("import turtle\n"
+               "from turtle import forward, left\n"
+               "t = turtle.Turtle()\n"
+               "def square(size):\n"
+               "    for _ in range(4):\n"
+               "        t.forward(size)\n"
+               "        t.left(90)\n"
+               "square(30)\n"
+               "forward(10)\n"
+               "left(45)\n")
+        r, steps = self.assertMatchesCPython(src, min_steps=15)
+        draws = [s["draw"] for s in steps]
+        self.assertEqual(draws, sorted(draws))
+        self.assertEqual(draws[0], 0)
+        self.assertGreater(draws[-1], 4)
+        # The step after the last turtle call has seen every recorded step but that call's.
+        self.assertLessEqual(draws[-1], len(r.result["drawing"]["steps"]))
+
+    def test_names_left_out_and_objects_shown_without_running_their_code(self):
+        src = ("import math\n"
+               "from collections import OrderedDict\n"
+               "class Dog:\n"
+               "    pass\n"
+               "class Loud:\n"
+               "    def __repr__(self):\n"
+               "        print('repr ran')\n"
+               "        return 'Loud!'\n"
+               "class Broken:\n"
+               "    def __repr__(self):\n"
+               "        raise ValueError('no')\n"
+               "class Slow:\n"
+               "    def __repr__(self):\n"
+               "        while True:\n"
+               "            pass\n"
+               "def f():\n"
+               "    pass\n"
+               "_hidden = 1\n"
+               "dog = Dog()\n"
+               "loud = Loud()\n"
+               "broken = Broken()\n"
+               "slow = Slow()\n"
+               "big = list(range(10 ** 6))\n"
+               "me = [1]\n"
+               "me.append(me)\n"
+               "print('end')\n")
+        start = time.monotonic()
+        r, steps, cut = self.traced(src)
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertEqual(r.code, 0)
+        self.assertEqual(r.stdout, "end\n")       # Loud's print went nowhere
+        last = steps[-1]["vars"]
+        self.assertEqual(list(last), ["dog", "loud", "broken", "slow", "big", "me"])
+        self.assertEqual(last["dog"], "<Dog object>")
+        self.assertEqual(last["loud"], "Loud!")
+        self.assertEqual(last["broken"], "<Broken object>")
+        self.assertEqual(last["slow"], "<Slow object>")
+        self.assertEqual(len(last["big"]), 80)
+        self.assertTrue(last["big"].startswith("[0, 1, 2, "))
+        self.assertEqual(last["me"], "[1, [...]]")
+
+    def test_bound_stops_the_recording_and_the_program_runs_on(self):
+        src = "total = 0\nfor i in range(1000):\n    total += i\nprint(total)\n"
+        r, steps, cut = self.traced(src, extra=["--trace-steps", "50"])
+        self.assertEqual(len(steps), 50)
+        self.assertEqual(cut, 50)
+        self.assertEqual(r.stdout, "499500\n")
+        self.assertEqual(len(r.result["notices"]), 1)
+        self.assertIn("50", r.result["notices"][0])
+        r = harness.run(self.prog(src), lang="zh", extra=["--trace", "--trace-steps", "50"])
+        self.assertIn("50", r.result["notices"][0])
+        self.assertNotEqual(r.result["notices"][0][:10].encode("ascii", "ignore").decode(), r.result["notices"][0][:10])
+
+    def test_default_bound_is_100000_steps(self):
+        src = "total = 0\nfor i in range(60000):\n    total += i\nprint(total)\n"
+        r, steps, cut = self.traced(src)
+        self.assertEqual(cut, 100000)
+        self.assertEqual(len(steps), 100000)
+        self.assertEqual(r.stdout, "%d\n" % sum(range(60000)))
+        self.assertEqual(steps[-1]["i"], 99999)
+
+    def test_untraced_run_sends_no_trace(self):
+        r = harness.run(self.prog("x = 1\nprint(x)\n"))
+        self.assertEqual([f for f in r.all_frames if f["type"] == "trace"], [])
+
+    def test_runner_modules_stay_out_of_the_program(self):
+        r, steps, cut = self.traced("import sys\nprint('kidtrace' in sys.modules)\n")
+        self.assertEqual(r.stdout, "False\n")
+
+
+if __name__ == "__main__":
+    unittest.main()
