@@ -107,6 +107,14 @@ func bwrapArgs(p bwrapPlan) []string {
 	a = append(a,
 		"--proc", "/proc",
 		"--dev", "/dev",
+		// bwrap's /dev/pts is a devpts instance of its own, but every
+		// instance but the host's shares the kernel's pty count
+		// (kernel.pty.max less pty.reserve, 3,072 by default) and bwrap
+		// sets no max on it: a run held 3,071 and other sandboxes on the
+		// machine got ENOSPC. An empty, read-only tmpfs over it leaves
+		// /dev/ptmx (a link to pts/ptmx) pointing at nothing, so the run
+		// opens no pty at all; a child's program needs none.
+		"--tmpfs", "/dev/pts",
 		"--size", strconv.FormatInt(tmpBytes, 10), "--tmpfs", "/tmp",
 		"--size", strconv.FormatInt(p.Policy.ScratchBytes, 10), "--tmpfs", ScratchDir,
 	)
@@ -124,6 +132,7 @@ func bwrapArgs(p bwrapPlan) []string {
 	// sandbox user: left so, they would be an unbounded memory sink.
 	a = append(a,
 		"--remount-ro", "/dev",
+		"--remount-ro", "/dev/pts",
 		"--remount-ro", "/",
 		"--chdir", ScratchDir,
 		"--seccomp", strconv.Itoa(p.SeccompFD),

@@ -30,6 +30,12 @@ const (
 	afUnix    = 1
 	tiocsti   = 0x5412
 	tioclinux = 0x541C
+	// F_SETPIPE_SZ grows a pipe to 1 MiB (pipe-max-size). Pipe buffers are
+	// counted per host uid (fs.pipe-user-pages-soft, 16,384 pages); past
+	// that every new pipe of the uid, the family's own programs' too, gets
+	// 2 pages instead of 16. Grown pipes reached it from one process with
+	// 64 of them; at the default size it takes 1,024 pipes.
+	fSetpipeSz = 1031
 
 	// CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET: namespaces
 	// are how sandboxes get escaped, and --disable-userns is missing on
@@ -63,7 +69,7 @@ var seccompArches = map[string]seccompArch{
 		"name_to_handle_at": 303, "open_by_handle_at": 304, "kcmp": 312, "fanotify_init": 300, "pidfd_getfd": 438,
 		"uselib": 134, "nfsservctl": 180,
 		"memfd_create": 319, "memfd_secret": 447, "shmget": 29, "mq_open": 240, "inotify_init": 253, "inotify_init1": 294,
-		"socket": 41, "socketpair": 53, "ioctl": 16, "clone": 56, "clone3": 435,
+		"socket": 41, "socketpair": 53, "ioctl": 16, "fcntl": 72, "clone": 56, "clone3": 435,
 	}},
 	"arm64": {audit: auditArchAarch64, nr: map[string]uint32{
 		"ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271,
@@ -78,7 +84,7 @@ var seccompArches = map[string]seccompArch{
 		"name_to_handle_at": 264, "open_by_handle_at": 265, "kcmp": 272, "fanotify_init": 262, "pidfd_getfd": 438,
 		"nfsservctl":   42,
 		"memfd_create": 279, "memfd_secret": 447, "shmget": 194, "mq_open": 180, "inotify_init1": 26,
-		"socket": 198, "socketpair": 199, "ioctl": 29, "clone": 220, "clone3": 435,
+		"socket": 198, "socketpair": 199, "ioctl": 29, "fcntl": 25, "clone": 220, "clone3": 435,
 	}},
 }
 
@@ -128,6 +134,7 @@ func seccompProgram(goarch string) ([]bpf.Instruction, error) {
 	b.jumpIf(a.nr["socket"], "socket")
 	b.jumpIf(a.nr["socketpair"], "socket")
 	b.jumpIf(a.nr["ioctl"], "ioctl")
+	b.jumpIf(a.nr["fcntl"], "fcntl")
 	b.jumpIf(a.nr["clone"], "clone")
 	// ENOSYS makes glibc fall back to clone(2), whose flags are a register
 	// the filter can see; clone3 passes them in memory it cannot read.
@@ -151,6 +158,13 @@ func seccompProgram(goarch string) ([]bpf.Instruction, error) {
 	b.add(bpf.RetConstant{Val: seccompRetAllow})
 	// BPF jumps only forward, hence a second EPERM return.
 	b.label("ioctl-eperm")
+	b.add(bpf.RetConstant{Val: seccompRetErrno | errnoEPERM})
+
+	b.label("fcntl")
+	b.add(bpf.LoadAbsolute{Off: seccompArg1Off, Size: 4}) // the kernel takes cmd as 32 bits
+	b.jumpIf(fSetpipeSz, "fcntl-eperm")
+	b.add(bpf.RetConstant{Val: seccompRetAllow})
+	b.label("fcntl-eperm")
 	b.add(bpf.RetConstant{Val: seccompRetErrno | errnoEPERM})
 
 	b.label("clone")
