@@ -12,6 +12,8 @@ import { baseName, LessonsState, realTimers, type Notice, type Timers } from './
 import { LiveState } from './live.svelte';
 import { describeResult, type Outcome } from './outcome';
 import { PacksState } from './packs.svelte';
+import { DEFAULT_PACE, paceAt, paceIndex } from './pace';
+import { StepState } from './steps.svelte';
 
 export const MIN_FONT = 10;
 export const MAX_FONT = 40;
@@ -51,6 +53,8 @@ export class Classroom {
   readonly editor: CodeEditor;
   readonly lessons: LessonsState;
   readonly packs: PacksState;
+  /** "👣 Step by step": a traced run's recording, played back. */
+  readonly steps: StepState;
 
   lang = $state<Lang>('zh');
   settings = $state<Settings | null>(null);
@@ -68,6 +72,8 @@ export class Classroom {
   toast = $state.raw<Notice | null>(null);
   panels = $state<Record<PanelName, boolean>>({ editor: true, console: true, drawing: true, lessons: true, task: true });
   settingsOpen = $state(false);
+  /** The speed dial: live drawings go at this many times CPython's pace, and step by step plays by it. */
+  pace = $state(DEFAULT_PACE);
 
   ready = $derived(this.status?.ready === true);
   checking = $derived(this.status === null || (!this.status.ready && !!this.status.checking));
@@ -76,6 +82,8 @@ export class Classroom {
   #starting = false;
   /** Stop pressed before Run() answered. */
   #stopEarly = false;
+  /** The next run() of the editor's program is traced for step by step. */
+  #traceNext = false;
   /** A run forgotten before Run() answered (another lesson was opened): stopped once it has. */
   #forgotten: string | null = null;
   /** The lesson the editor shows, as last opened; null for code that is no lesson. */
@@ -104,8 +112,13 @@ export class Classroom {
       run: () => void this.run(),
       stop: () => void this.stop(),
       zoom: (step) => void this.zoom(step),
-      edited: () => this.lessons.edited(),
+      edited: () => {
+        this.lessons.edited();
+        // The recording is of the code as it was run.
+        this.steps.leave();
+      },
     });
+    this.steps = new StepState({ editor: this.editor, timers: this.#timers, pace: () => this.pace });
     const notify = (n: Notice) => (this.toast = n);
     this.lessons = new LessonsState({
       backend,
@@ -134,7 +147,13 @@ export class Classroom {
   connect(): () => void {
     const b = this.backend;
     const offs = [
-      b.on(EventRunOutput, (e) => this.#forRun(e.runId, () => this.console.append(e.stream === 'stderr' ? 'stderr' : 'stdout', e.text))),
+      b.on(EventRunOutput, (e) =>
+        this.#forRun(e.runId, () => {
+          const stream = e.stream === 'stderr' ? 'stderr' : 'stdout';
+          this.console.append(stream, e.text);
+          this.steps.heard(stream, e.text);
+        }),
+      ),
       b.on(EventRunWaiting, (e) => this.#forRun(e.runId, () => (this.waiting = e.prompt ?? ''))),
       b.on(EventRunInputDone, (e) => this.#forRun(e.runId, () => (this.waiting = null))),
       b.on(EventRunLive, (e) => this.#forRun(e.runId, () => this.live.frame(e.frame))),
@@ -215,8 +234,12 @@ export class Classroom {
    * over the star run the app started by itself instead.
    */
   async run(demoCode: string | null = null, demoRunId = ''): Promise<void> {
+    const trace = this.#traceNext && demoCode === null;
+    this.#traceNext = false;
     if (!this.ready) return;
     await this.lessons.flush();
+    if (trace) this.steps.begin();
+    else this.steps.end();
     const lesson = demoCode === null ? this.lessons.current : null;
     const code = demoCode ?? this.editor.code;
     this.editor.clearError();
@@ -232,19 +255,27 @@ export class Classroom {
     this.#starting = true;
     this.#stopEarly = false;
     try {
-      await this.backend.run(
-        lesson
+      await this.backend.run({
+        ...(lesson
           ? { runId, code, name: `${baseName(lesson.path)}.py`, lang: this.lang, lesson: lesson.path }
-          : { runId, code, name: demoCode === null ? PROGRAM_NAME : 'star.py', lang: this.lang },
-      );
+          : { runId, code, name: demoCode === null ? PROGRAM_NAME : 'star.py', lang: this.lang }),
+        ...(trace ? { trace: true } : {}),
+      });
     } catch (e) {
       if (this.runId !== runId) return; // a newer run() has begun since
       this.#starting = false;
       this.runId = null;
       this.running = false;
       this.live.finish(false);
+      this.steps.end();
       this.runFailure = String(e);
       return;
+    }
+    // The run exists now: it takes the speed dial. A recording for step by
+    // step does not wait for the turtle at all: its steps are watched after.
+    if (this.runId === runId && this.running) {
+      if (trace) this.live.finishNow();
+      else if (this.pace !== DEFAULT_PACE) this.live.pace(this.pace);
     }
     if (this.runId !== runId) {
       // Forgotten while it started (another lesson was opened): it stops unseen.
@@ -267,10 +298,34 @@ export class Classroom {
   async sendInput(line: string): Promise<void> {
     const id = this.runId;
     if (!id || this.waiting === null) return;
+    this.steps.typed(line, this.waiting);
     this.waiting = null;
     // input() read from a pipe does not echo: show what was typed, as a terminal would.
     this.console.append('input', line + '\n');
     await this.backend.sendInput(id, line).catch((e) => (this.runFailure = String(e)));
+  }
+
+  /**
+   * "👣 Step by step": runs the editor's program traced; once it is over,
+   * the window plays its recording back step by step.
+   */
+  async runSteps(): Promise<void> {
+    this.#traceNext = true;
+    await this.run();
+  }
+
+  /** The speed dial moved: kept in the settings, and the run going on takes it at once. */
+  async setPace(pace: number): Promise<void> {
+    const p = paceAt(paceIndex(pace));
+    if (p === this.pace) return;
+    this.pace = p;
+    this.live.pace(p);
+    if (this.settings) await this.saveSettings({ ...this.settings, pace: p });
+  }
+
+  /** ⏭ "Finish now": the run going on draws the rest without waiting. */
+  finishNow(): void {
+    this.live.finishNow();
   }
 
   /**
@@ -292,6 +347,7 @@ export class Classroom {
    * puts back keeps the star demo drawing beside it.
    */
   #opened(path: string | null): void {
+    this.steps.leave();
     const other = path !== this.#openedPath;
     this.#openedPath = path;
     if (other && !this.#restoring) this.#forgetRun();
@@ -375,6 +431,7 @@ export class Classroom {
     const lang = toLang(s.lang);
     if (lang) this.lang = lang;
     if (s.fontSize && s.fontSize !== this.editor.fontSize) this.editor.setFontSize(s.fontSize);
+    this.pace = paceAt(paceIndex(s.pace));
   }
 
   #applyStatus(s: SandboxStatus): void {
@@ -400,6 +457,7 @@ export class Classroom {
    */
   showResult(result: RunResult): void {
     if (this.running) return;
+    this.steps.end();
     this.runId = null;
     this.editor.clearError();
     this.console.clear();
@@ -415,10 +473,15 @@ export class Classroom {
     this.running = false;
     this.waiting = null;
     this.result = result;
-    this.drawing.setResult(result, live ? this.live.recording() : null);
+    const recording = live ? this.live.recording() : null;
+    this.drawing.setResult(result, recording);
     this.live.finish(this.drawing.svg !== null);
+    if (live && this.steps.recording && !this.steps.open(result, recording ?? result.drawing ?? null)) {
+      this.toast = { tone: 'error', text: this.t('stepMissing') };
+    }
+    // Step by step shows the error at its end, in its own colours.
     const line = result.error?.line;
-    if (typeof line === 'number' && line > 0) this.editor.showError(line);
+    if (typeof line === 'number' && line > 0 && !this.steps.active) this.editor.showError(line);
     this.#maybeOffer();
   }
 }

@@ -17,7 +17,11 @@ export type ControlEvent =
   | { type: 'key'; key: string; down: boolean }
   | { type: 'mouse'; action: 'down' | 'up' | 'move'; x: number; y: number; button: number }
   | { type: 'close' }
-  | { type: 'answer'; text: string | null };
+  | { type: 'answer'; text: string | null }
+  /** The speed dial: the turtle draws at `speed` times CPython's pace from now on. */
+  | { type: 'pace'; speed: number }
+  /** "Finish now": no turtle waits for the rest of the run. */
+  | { type: 'finish' };
 
 /** The screen before the program says otherwise: CPython's 400 × 400 window, standard mode. */
 export const DEFAULT_SCREEN: ScreenFrame = {
@@ -70,9 +74,13 @@ export class LiveState {
   closed = $state(false);
   /** Steps received in this run. */
   steps = $state(0);
+  /** "Finish now" was pressed in this run: the program draws without waiting, and so does the drawing here. */
+  hurried = $state(false);
 
   readonly #backend: Backend;
   readonly #clock: Clock;
+  /** The pace the program draws at in this run, as the speed dial last sent it (1: CPython's own). */
+  #speed = 1;
   readonly #typing: () => boolean;
   /** Window shortcuts pressed while the program had the keys: their releases are not the program's either. */
   #shortcutsDown = new Set<string>();
@@ -132,6 +140,8 @@ export class LiveState {
     this.dialog = null;
     this.closed = false;
     this.steps = 0;
+    this.hurried = false;
+    this.#speed = 1;
     this.#player = new Player(DEFAULT_SCREEN);
     this.#ended = false;
     this.#hasFinal = false;
@@ -206,6 +216,33 @@ export class LiveState {
     this.#hasFinal = hasFinal;
     this.#pendingMove = null;
     this.#kick();
+  }
+
+  /**
+   * The speed dial moved: the program paces its turtle at `speed` times
+   * CPython's from now on (the pacing happens in the program, which waits),
+   * and what the drawing still has to play of the steps it holds is
+   * retimed the same way, so it keeps with the program.
+   */
+  pace(speed: number): void {
+    if (!this.running || this.hurried || !(speed > 0) || speed === this.#speed) return;
+    this.#player.timeline.retime(this.#clock.now(), this.#speed / speed);
+    this.#speed = speed;
+    this.#send({ type: 'pace', speed });
+    this.#kick();
+  }
+
+  /**
+   * "Finish now": the program stops waiting for its turtle for the rest of
+   * the run, so the drawing completes as fast as the program can make it;
+   * what the drawing holds plays at once, and so does every step after.
+   */
+  finishNow(): void {
+    if (!this.running || this.hurried) return;
+    this.hurried = true;
+    this.#player.timeline.instant = true;
+    this.#send({ type: 'finish' });
+    this.skip();
   }
 
   /** "Skip to the end": every step received plays at once; after the run, the final picture shows. */
