@@ -28,6 +28,7 @@ type runArgs struct {
 	TimeoutSeconds *float64 `json:"timeout_seconds"`
 	Lang           string   `json:"lang"`
 	Events         string   `json:"events"`
+	Trace          bool     `json:"trace"`
 }
 
 func (s *Server) addRun() {
@@ -80,7 +81,7 @@ func (s *Server) runPython(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 
 	policy := kidrun.PolicyFor(s.eng.Policy(), s.timeout(a.TimeoutSeconds))
 	run, err := s.eng.Start(ctx, kidrun.Request{Code: []byte(*a.Code), Name: "main.py", Lang: lang, Stdin: stdin, Policy: &policy,
-		Live: tl != nil, ReplaySteps: kidrun.MaxReplaySteps}, nil)
+		Live: tl != nil, ReplaySteps: kidrun.MaxReplaySteps, Trace: a.Trace}, nil)
 	if err != nil {
 		return unavailable(err, lang), nil
 	}
@@ -194,6 +195,9 @@ func runResult(res *kidrun.Result, lang string) *mcp.CallToolResult {
 	}
 	out := *res
 	out.Stdout, out.Stderr = cut(res.Stdout, lang), cut(res.Stderr, lang)
+	var steps string
+	out.Trace, steps = compactTrace(res.Trace, lang)
+	b.WriteString(steps)
 	out.Images = make([]kidrun.Image, len(res.Images))
 	content := []mcp.Content{&mcp.TextContent{Text: b.String()}}
 	size := 2*b.Len() + len(out.Stdout) + len(out.Stderr) + len(out.Drawing)

@@ -16,7 +16,8 @@ var (
     "stdin": {"type": "string", "description": "Everything input() reads, one answer a line; without it input() meets the end of input."},
     "timeout_seconds": {"type": "number", "exclusiveMinimum": 0, "description": "Wall-clock limit, clamped to 1..60 s as the window's settings are; default: the window's setting."},
     "lang": {"type": "string", "enum": ["zh", "en"], "description": "Language of the friendly errors; default: the window's setting."},
-    "events": {"type": "string", "description": "A timeline of keys, clicks and answers to play into a live turtle program: one JSON object a line, as kidcoder run --events reads (docs/mcp.md)."}
+    "events": {"type": "string", "description": "A timeline of keys, clicks and answers to play into a live turtle program: one JSON object a line, as kidcoder run --events reads (docs/mcp.md)."},
+    "trace": {"type": "boolean", "description": "Also record the run step by step (the line, the function, the names and their values at each step): the answer then has trace, a head and a tail of the steps, and the text lists some of them."}
   },
   "required": ["code"],
   "additionalProperties": false
