@@ -68,6 +68,7 @@ export interface TraceStep {
 export interface RunTrace {
   steps: TraceStep[];
   truncated: boolean;
+  omitted?: number;
 }
 
 export interface RunResult {
