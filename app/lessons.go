@@ -75,7 +75,7 @@ func (a *App) openLessons(root string) {
 		lib.SetLang(uiLang(a.settings))
 		a.mu.Unlock()
 		lib.SetTitler(packs.LessonTitles)
-		err = lib.Watch(emitterFunc(a.emit))
+		err = lib.Watch(emitterFunc(a.lessonEvent))
 		if err != nil {
 			lib.Close()
 			lib = nil
@@ -109,6 +109,24 @@ func uiLang(s settings.Settings) string {
 		return s.Lang
 	}
 	return text.System()
+}
+
+// lessonEvent passes the lessons folder's events to the window. A rename
+// of the open lesson made elsewhere is followed here too: the draft a
+// closing window leaves and the lesson shown go by the new name, so nothing
+// writes the old name again beside it.
+func (a *App) lessonEvent(event string, data any) {
+	if ev, ok := data.(lessons.LessonChangedEvent); ok && ev.Kind == lessons.LessonRenamed {
+		a.mu.Lock()
+		if a.draft != nil && a.draft.Path == ev.Path {
+			a.draft.Path = ev.NewPath
+		}
+		if a.shown == ev.Path {
+			a.shown = ev.NewPath
+		}
+		a.mu.Unlock()
+	}
+	a.emit(event, data)
 }
 
 type emitterFunc func(event string, data any)

@@ -390,3 +390,40 @@ func TestSaveDialogStartsBesideTheLesson(t *testing.T) {
 		t.Errorf("saved %q", b)
 	}
 }
+
+// A rename of the open lesson made elsewhere, while the editor holds
+// unsaved text, is followed: the window hears the new name, and the draft
+// a closing window leaves is saved there, not under the old name again.
+func TestOutsideRenameOfTheOpenLessonIsFollowed(t *testing.T) {
+	a, sh, root := newTestApp(t)
+	l, err := a.OpenLesson("2 flower.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SetLessonDirty(l.Path, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.KeepDraft(Draft{Path: l.Path, Content: "print('mine')\n", Version: l.Version}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "第2周"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "2 flower.py"), filepath.Join(root, "第2周", "花.py")); err != nil {
+		t.Fatal(err)
+	}
+	ev := sh.await(t, lessons.EventLessonChanged, func(d any) bool { return true }).(lessons.LessonChangedEvent)
+	if ev.Kind != lessons.LessonRenamed || ev.Path != "2 flower.py" || ev.NewPath != "第2周/花.py" || ev.Version == "" {
+		t.Fatalf("event %+v, want renamed to 第2周/花.py", ev)
+	}
+	if ev.Message.Zh == "" || !strings.Contains(ev.Message.En, "“花”") {
+		t.Errorf("message %+v", ev.Message)
+	}
+	Shutdown(a)
+	if b, err := os.ReadFile(filepath.Join(root, "第2周", "花.py")); err != nil || string(b) != "print('mine')\n" {
+		t.Errorf("renamed lesson holds %q %v, want the draft", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "2 flower.py")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the old name was written again: %v", err)
+	}
+}

@@ -29,13 +29,15 @@ const (
 	CodeChangedOnDisk     Code = "changed_on_disk"
 	CodeKeptBoth          Code = "kept_both"
 	CodeDeletedOnDisk     Code = "deleted_on_disk"
+	CodeRenamedOnDisk     Code = "renamed_on_disk"
 	CodeNoDocumentsFolder Code = "no_documents_folder"
 	CodeNotPlainFile      Code = "not_plain_file"
 )
 
 // Text is code's message in both languages, from the one catalogue (key
 // "lessons."+code), its {name} placeholders filled from vars: kept_both
-// takes {name}, the file the other version was saved as.
+// takes {name}, the file the other version was saved as; renamed_on_disk
+// {name}, the lesson's new name.
 func (c Code) Text(vars map[string]string) text.Text {
 	return text.Of("lessons."+string(c), vars)
 }

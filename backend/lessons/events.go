@@ -39,6 +39,12 @@ const (
 	// plain file (a FIFO or link put in its place); Problem says which. The
 	// editor keeps its text.
 	LessonUnreadable = "unreadable"
+	// LessonRenamed: the open lesson was renamed or moved on disk (the same
+	// file, or one new lesson with its content): it is open as NewPath from
+	// now on, Version its state there. The editor keeps its text, unsaved
+	// edits included, and saves it under NewPath. When the file also changed,
+	// a second event for NewPath follows (reloaded or kept-both).
+	LessonRenamed = "renamed"
 )
 
 // LessonChangedEvent is the payload of EventLessonChanged.
@@ -48,6 +54,7 @@ type LessonChangedEvent struct {
 	Lesson    *Lesson   `json:"lesson,omitempty"`
 	Version   string    `json:"version,omitempty"`
 	AsidePath string    `json:"asidePath,omitempty"`
+	NewPath   string    `json:"newPath,omitempty"` // LessonRenamed: where the lesson is now
 	Message   text.Text `json:"message"`
 	Problem   *Problem  `json:"problem,omitempty"`
 }

@@ -43,6 +43,19 @@ type openLesson struct {
 	version  string // what the editor's content is based on; "" if it did not exist
 	dirty    bool
 	reported bool // its deletion was already announced
+	// id is the file on disk as last seen (read or saved), by which a
+	// rename elsewhere is followed; hasID is false where there is none.
+	id    fileID
+	hasID bool
+}
+
+// fileID is a file's identity: its device and inode.
+type fileID struct{ dev, ino uint64 }
+
+// seen notes the file as the lesson is on disk now: its version and identity.
+func (o *openLesson) seen(version string, fi fs.FileInfo) {
+	o.version = version
+	o.id, o.hasID = fileIDOf(fi)
 }
 
 // NewLibrary opens the lessons folder at root, which must exist (see [Setup]
@@ -329,29 +342,32 @@ func readLimited(p, rel string) ([]byte, fs.FileInfo, error) {
 // Open reads a lesson and makes it the one the UI has open: from now on
 // the watcher reports when it changes on disk (see [EventLessonChanged]).
 func (l *Library) Open(rel string) (*Lesson, error) {
-	lesson, err := l.read(rel)
+	lesson, fi, err := l.read(rel)
 	if err != nil {
 		return nil, err
 	}
+	o := &openLesson{rel: rel}
+	o.seen(lesson.Version, fi)
 	l.mu.Lock()
-	l.open = &openLesson{rel: rel, version: lesson.Version}
+	l.open = o
 	l.mu.Unlock()
 	return lesson, nil
 }
 
-func (l *Library) read(rel string) (*Lesson, error) {
+func (l *Library) read(rel string) (*Lesson, fs.FileInfo, error) {
 	if !isLessonPath(rel) {
-		return nil, newErr(CodeNotLesson, rel, nil)
+		return nil, nil, newErr(CodeNotLesson, rel, nil)
 	}
 	p, err := l.resolve(rel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, fi, err := readLimited(p, rel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return l.lessonFrom(rel, p, fi, b)
+	lesson, err := l.lessonFrom(rel, p, fi, b)
+	return lesson, fi, err
 }
 
 func (l *Library) lessonFrom(rel, p string, fi fs.FileInfo, b []byte) (*Lesson, error) {
@@ -499,7 +515,8 @@ func (l *Library) saveLocked(rel, content, baseVersion string, opts SaveOptions)
 	}
 	res := SaveResult{Path: rel, Version: makeVersion(nfi, b), Encoding: enc}
 	if l.open != nil && l.open.rel == rel {
-		l.open.version = res.Version
+		// The save replaced the file: a new identity to follow.
+		l.open.seen(res.Version, nfi)
 		l.open.reported = false
 	}
 	return res, nil

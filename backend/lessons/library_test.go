@@ -485,7 +485,7 @@ func TestProblemJSON(t *testing.T) {
 func TestMessagesComplete(t *testing.T) {
 	codes := []Code{CodeFolderMissing, CodeFolderUnreadable, CodeNotFound, CodeUnreadable, CodeExists, CodeBadName, CodeOutsideFolder,
 		CodeTooLarge, CodeBinary, CodeNeedsConversion, CodeConflict, CodeNotLesson, CodeNothingToUndo, CodeWriteFailed,
-		CodeChangedOnDisk, CodeKeptBoth, CodeDeletedOnDisk, CodeNoDocumentsFolder, CodeNotPlainFile}
+		CodeChangedOnDisk, CodeKeptBoth, CodeDeletedOnDisk, CodeRenamedOnDisk, CodeNoDocumentsFolder, CodeNotPlainFile}
 	var keys []string
 	for _, k := range text.Keys() {
 		if strings.HasPrefix(k, "lessons.") {

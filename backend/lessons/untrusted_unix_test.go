@@ -203,9 +203,9 @@ func TestOpenLessonBecomesAFIFO(t *testing.T) {
 	}
 	os.Remove(filepath.Join(root, "a.py"))
 	mkfifo(t, filepath.Join(root, "a.py"))
-	ev := safefiletest.Promptly(t, "checkOpen", l.checkOpen)
-	if ev == nil || ev.Kind != LessonUnreadable || ev.Problem == nil || ev.Problem.Code != CodeNotPlainFile {
-		t.Fatalf("checkOpen = %+v, want unreadable: %s", ev, CodeNotPlainFile)
+	evs := safefiletest.Promptly(t, "checkOpen", func() []LessonChangedEvent { return l.checkOpen(map[string]bool{"a.py": true}, nil) })
+	if len(evs) != 1 || evs[0].Kind != LessonUnreadable || evs[0].Problem == nil || evs[0].Problem.Code != CodeNotPlainFile {
+		t.Fatalf("checkOpen = %+v, want unreadable: %s", evs, CodeNotPlainFile)
 	}
 }
 

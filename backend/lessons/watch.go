@@ -3,8 +3,12 @@ package lessons
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -169,12 +173,18 @@ func (w *watcher) flush(graceUsed bool) bool {
 			}
 		}
 	}
+	var added []string
+	for p := range lessons {
+		if !w.lastLessons[p] {
+			added = append(added, p)
+		}
+	}
 	if key := renderTree(tree); key != w.lastKey {
 		w.lastKey, w.lastLessons = key, lessons
 		w.em.Emit(EventChanged, ChangedEvent{Root: w.l.root, Tree: tree})
 	}
-	if ev := w.l.checkOpen(); ev != nil {
-		w.em.Emit(EventLessonChanged, *ev)
+	for _, ev := range w.l.checkOpen(lessons, added) {
+		w.em.Emit(EventLessonChanged, ev)
 	}
 	return false
 }
@@ -280,7 +290,10 @@ const (
 	settleTries = 5
 )
 
-func (l *Library) checkOpen() *LessonChangedEvent {
+// checkOpen is given the lessons in the tree now and those added since
+// the last look, where a renamed open lesson is looked for. It returns the
+// events to emit, in order.
+func (l *Library) checkOpen(lessons map[string]bool, added []string) []LessonChangedEvent {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	o := l.open
@@ -291,14 +304,102 @@ func (l *Library) checkOpen() *LessonChangedEvent {
 	if err != nil {
 		return nil
 	}
+	var events []LessonChangedEvent
 	fi, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Gone from its name: renamed (followed, edits and all), or deleted.
+		from := o.rel
+		if to, np, nfi := l.movedTo(o, lessons, added); to != "" {
+			o.rel, p, fi, err = to, np, nfi, nil
+			o.reported = false
+			events = append(events, LessonChangedEvent{
+				Path: from, Kind: LessonRenamed, NewPath: to,
+				Message: CodeRenamedOnDisk.Text(map[string]string{"name": strings.TrimSuffix(path.Base(to), LessonExt)}),
+			})
+		}
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !o.reported {
 			o.reported = true
-			return &LessonChangedEvent{Path: o.rel, Kind: LessonDeleted, Message: CodeDeletedOnDisk.Text(nil)}
+			return []LessonChangedEvent{{Path: o.rel, Kind: LessonDeleted, Message: CodeDeletedOnDisk.Text(nil)}}
 		}
 		return nil
 	}
+	ev := l.compareOpen(o, p, fi)
+	if len(events) > 0 {
+		events[0].Version = o.version // the editor's base under the new name
+	}
+	if ev != nil {
+		events = append(events, *ev)
+	}
+	return events
+}
+
+// movedTo finds where the open lesson went: the lesson that is the same file
+// (its identity, which a rename keeps), else the one lesson added since the
+// last look that holds its content (a move that copied and deleted). It
+// returns its path, its file and what stat said, or "" when there is none.
+func (l *Library) movedTo(o *openLesson, lessons map[string]bool, added []string) (string, string, fs.FileInfo) {
+	// Every lesson until the vanishing is reported; a lesson reported gone
+	// may come back under another name, among those added.
+	look := added
+	if !o.reported {
+		look = slices.Collect(maps.Keys(lessons))
+	}
+	sort.Strings(look)
+	if o.hasID {
+		for _, rel := range look {
+			p, fi, ok := l.statLesson(rel, o.rel)
+			if !ok {
+				continue
+			}
+			if id, has := fileIDOf(fi); has && id == o.id {
+				return rel, p, fi
+			}
+		}
+	}
+	want, ok := parseVersion(o.version)
+	if !ok {
+		return "", "", nil
+	}
+	found, fp := "", ""
+	var ffi fs.FileInfo
+	for _, rel := range added {
+		p, fi, ok := l.statLesson(rel, o.rel)
+		if !ok || fi.Size() != want.size {
+			continue
+		}
+		b, fi, err := readLimited(p, rel)
+		if err != nil || !sameContent(makeVersion(fi, b), o.version) {
+			continue
+		}
+		if found != "" {
+			return "", "", nil // two copies: which one is the lesson is anyone's guess
+		}
+		found, fp, ffi = rel, p, fi
+	}
+	return found, fp, ffi
+}
+
+// statLesson stats lesson rel (not the open one's old name) for movedTo.
+func (l *Library) statLesson(rel, old string) (string, fs.FileInfo, bool) {
+	if rel == old {
+		return "", nil, false
+	}
+	p, err := l.resolve(rel)
+	if err != nil {
+		return "", nil, false
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", nil, false
+	}
+	return p, fi, true
+}
+
+// compareOpen compares the open lesson, at p on disk, with what the editor
+// holds and says what the editor should do (nil: nothing).
+func (l *Library) compareOpen(o *openLesson, p string, fi fs.FileInfo) *LessonChangedEvent {
 	if !o.reported && unchangedStat(o.version, fi) {
 		return nil
 	}
@@ -323,7 +424,7 @@ func (l *Library) checkOpen() *LessonChangedEvent {
 	wasReported := o.reported
 	o.reported = false
 	if sameContent(v, o.version) {
-		o.version = v // touched, or put back as it was
+		o.seen(v, fi) // touched, renamed, or put back as it was
 		return nil
 	}
 	if !o.dirty {
@@ -332,7 +433,7 @@ func (l *Library) checkOpen() *LessonChangedEvent {
 			o.reported = wasReported
 			return l.unreadable(o, err)
 		}
-		o.version = v
+		o.seen(v, fi)
 		return &LessonChangedEvent{Path: o.rel, Kind: LessonReloaded, Lesson: lesson, Version: v, Message: CodeChangedOnDisk.Text(nil)}
 	}
 	aside, err := l.setAside(o.rel, b)
@@ -342,7 +443,7 @@ func (l *Library) checkOpen() *LessonChangedEvent {
 		p := ProblemOf(err)
 		return &LessonChangedEvent{Path: o.rel, Kind: LessonUnreadable, Problem: p, Message: p.Text}
 	}
-	o.version = v
+	o.seen(v, fi)
 	name := filepath.Base(filepath.FromSlash(aside))
 	return &LessonChangedEvent{
 		Path: o.rel, Kind: LessonKeptBoth, Version: v, AsidePath: aside,

@@ -286,7 +286,11 @@ func (s *script) do(where string, args []string) {
 		check(f.Close())
 	case "mv":
 		need(2)
-		check(os.Rename(s.path(args[1]), s.path(args[2])))
+		to := s.path(args[2])
+		if strings.HasPrefix(args[2], "@base/") {
+			to = filepath.Join(s.base, args[2][len("@base/"):])
+		}
+		check(os.Rename(s.path(args[1]), to))
 	case "rm":
 		need(1)
 		check(os.Remove(s.path(args[1])))
@@ -349,6 +353,12 @@ func (s *script) do(where string, args []string) {
 		if ev.Version != "" {
 			s.versions[ev.Path] = ev.Version
 		}
+		if ev.Kind == LessonRenamed {
+			s.versions[ev.NewPath] = ev.Version
+			if len(args) != 4 || ev.NewPath != args[3] {
+				t.Fatalf("%s: renamed to %q", where, ev.NewPath)
+			}
+		}
 		if len(args) == 4 {
 			switch ev.Kind {
 			case LessonReloaded:
@@ -367,6 +377,11 @@ func (s *script) do(where string, args []string) {
 		check(err)
 		if string(b) != args[2] {
 			t.Fatalf("%s: content %q", where, b)
+		}
+	case "expect-missing": // NAME: not on disk
+		need(1)
+		if _, err := os.Lstat(s.path(args[1])); !os.IsNotExist(err) {
+			t.Fatalf("%s: %s is there (%v)", where, args[1], err)
 		}
 	case "expect-problem":
 		need(1)

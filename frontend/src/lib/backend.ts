@@ -181,10 +181,12 @@ export interface ChangedEvent {
 
 export interface LessonChangedEvent {
   path: string;
-  kind: 'reloaded' | 'kept-both' | 'deleted' | 'unreadable';
+  kind: 'reloaded' | 'kept-both' | 'deleted' | 'unreadable' | 'renamed';
   lesson?: Lesson;
   version?: string;
   asidePath?: string;
+  /** renamed: where the lesson is now. */
+  newPath?: string;
   message: Text2;
   problem?: Problem;
 }

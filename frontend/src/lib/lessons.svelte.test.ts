@@ -155,6 +155,23 @@ describe('LessonsState', () => {
     expect(room.editor.code).toBe('print("new")\n');
   });
 
+  it('follows a rename from outside, keeping the child’s edits, and saves under the new name', async () => {
+    const { backend, room, t } = await started({ lang: 'en' });
+    type(room, 'print("mine")\n');
+    const version = backend.folder.renameOnDisk(STAR_LESSON, '第1周/star.py');
+    backend.emit(EventLessonChanged, { path: STAR_LESSON, kind: 'renamed', newPath: '第1周/star.py', version, message: { zh: '改名了', en: 'renamed' } });
+    await settle();
+    expect(room.lessons.current?.path).toBe('第1周/star.py');
+    expect(room.lessons.current?.name).toBe('star');
+    expect(room.lessons.dirty).toBe(true);
+    expect(room.editor.code).toBe('print("mine")\n');
+    expect(room.toast?.text).toBe('renamed');
+    t.fireAll();
+    await room.lessons.flush();
+    expect(backend.folder.content('第1周/star.py')).toBe('print("mine")\n');
+    expect(backend.folder.content(STAR_LESSON)).toBeUndefined();
+  });
+
   it('follows the tree and the folder’s problems from the watcher', async () => {
     const { backend, room } = await started();
     backend.emit(EventLessonsChanged, { root: '/r', tree: null, problem: { code: 'folder_missing', zh: '找不到', en: 'missing' } });

@@ -441,6 +441,13 @@ export class LessonsState {
       case 'unreadable':
         say('error', pick(e.message, this.#d.lang()));
         return;
+      case 'renamed':
+        // Renamed or moved elsewhere: the same lesson, edits and all, saved under its new name from now on.
+        if (!e.newPath) return;
+        this.current = { ...c, path: e.newPath, name: baseName(e.newPath), version: e.version || c.version };
+        this.rememberNow();
+        say('ok', pick(e.message, this.#d.lang()));
+        return;
     }
   }
 

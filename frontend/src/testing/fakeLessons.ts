@@ -180,6 +180,14 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
       f.version = version();
       return f.version;
     },
+    /** Renames a lesson as another program would (mv); returns its version, which a rename keeps. */
+    renameOnDisk(from: string, to: string): string {
+      const f = files.get(from)!;
+      files.delete(from);
+      files.set(to, f);
+      if (dirty.delete(from)) dirty.add(to);
+      return f.version;
+    },
     isDirty: (path: string) => dirty.has(path),
     content: (path: string) => files.get(path)?.content,
     api: {
