@@ -38,6 +38,7 @@ type collector struct {
 	live    LiveObserver // obs, when it hears live frames; else nil
 	out     *batcher     // the run's output on its way to obs
 	state   *stateGate   // waiting, input done and listen on their way to obs
+	drawing *liveGate    // screen, draw, dialog and bye on their way to live; nil without live
 	silent  bool         // no observer: output is not passed on
 	pending [3][]byte    // an incomplete UTF-8 sequence held back per stream
 	rep     report
@@ -70,6 +71,9 @@ func newCollector(obs Observer) *collector {
 	}
 	c.out = newBatcher(c.obs.Output)
 	c.state = newStateGate(c.obs, c.live, c.out.Flush)
+	if c.live != nil {
+		c.drawing = newLiveGate(c.live, c.out.Flush)
+	}
 	return c
 }
 
@@ -91,16 +95,20 @@ func (c *collector) Output(s sandbox.Stream, data []byte) {
 }
 
 // flush hands over bytes held back at the end of a stream (invalid then,
-// so replaced) and all output the batcher holds, and closes the state
-// gate: the result says how the run ended.
+// so replaced) and all output the batcher holds, sends the drawing's
+// frames that wait, and closes the state gate: the result says how the
+// run ended.
 func (c *collector) flush() {
-	c.state.close()
 	for i, name := range [3]string{"", "stdout", "stderr"} {
 		if i > 0 && len(c.pending[i]) > 0 {
 			c.out.Output(name, ValidText(c.pending[i]))
 			c.pending[i] = nil
 		}
 	}
+	if c.drawing != nil {
+		c.drawing.close()
+	}
+	c.state.close()
 	c.out.Flush()
 }
 
@@ -197,8 +205,7 @@ func (c *collector) liveFrame(kind string, payload []byte) {
 		}
 		c.drawBytes += len(payload)
 	}
-	c.out.Flush()
-	c.live.Live(json.RawMessage(append([]byte(nil), payload...)))
+	c.drawing.frame(kind, payload)
 }
 
 func (c *collector) report() report { return c.rep }

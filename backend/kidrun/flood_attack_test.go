@@ -81,3 +81,46 @@ func TestForgedStateFloodIsCoalescedAndStopped(t *testing.T) {
 		t.Errorf("%d waiting, %d input done, %d live events in %v, want at most %d each", c.waiting, c.done, c.live, took, bound)
 	}
 }
+
+// A live program that floods forged screen, draw, dialog and bye frames,
+// each draw frame with a new step, and ignores Stop: the observer hears at
+// most one frame of each kind per liveEvery, besides a frame for each MiB
+// of steps (before: one event per frame), and Stop ends the run.
+func TestForgedDrawingFloodIsCoalescedAndStopped(t *testing.T) {
+	e := testEngine(t)
+	code, err := os.ReadFile("testdata/attacks/drawing_flood.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := e.Policy()
+	pol.WallTime, pol.CPUTime = time.Minute, time.Minute
+	var r *Run
+	var stopAt time.Time
+	started := make(chan struct{})
+	c := &stateCounter{marker: "SENT", onMarker: func() {
+		<-started
+		stopAt = time.Now()
+		r.Stop()
+	}}
+	began := time.Now()
+	r, err = e.Start(context.Background(), Request{Code: code, Name: "flood.py", Interactive: true, Live: true, Policy: &pol}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(started)
+	res := r.Wait()
+	took := time.Since(began)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !strings.Contains(res.Stdout, "FRAME FDS 1") || !strings.Contains(res.Stdout, "SENT") {
+		t.Fatalf("the attack did not flood the frame pipe: %q %q", res.Stdout, res.Stderr)
+	}
+	if !res.Stopped {
+		t.Errorf("Stop did not end the run: %s after %d ms", res.Status, res.DurationMS)
+	}
+	t.Logf("Stop to the end: %v; %d live events in %v", time.Since(stopAt), c.live, took)
+	bound := 4*(int(took/liveEvery)+2) + maxLiveDraw/maxLiveFrame
+	if c.live > bound {
+		t.Errorf("%d live events in %v, want at most %d", c.live, took, bound)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -84,6 +85,12 @@ func frameOf(typ string, n int) []byte {
 	return []byte(head + strings.Repeat("x", n-len(head)-2) + `"}`)
 }
 
+// drawOf is a draw frame of one step at position from, padded to n bytes.
+func drawOf(from, n int) []byte {
+	head := `{"type":"draw","from":` + strconv.Itoa(from) + `,"steps":[{"k":"move","pad":"`
+	return []byte(head + strings.Repeat("x", n-len(head)-4) + `"}]}`)
+}
+
 // The collector passes live frames on within bounds: a frame over 1 MiB is
 // dropped, draw frames stop at 48 MiB per run while other live frames
 // still pass, and an observer that is not live hears none.
@@ -91,29 +98,28 @@ func TestCollectorLiveFrameBounds(t *testing.T) {
 	obs := &liveFrames{}
 	c := newCollector(obs)
 	c.Frame(frameOf("screen", 100))
-	c.Frame(frameOf("draw", maxLiveFrame+1))
+	c.Frame(drawOf(0, maxLiveFrame+1))
 	c.Frame(frameOf("listen", maxLiveFrame+1))
-	if len(obs.frames) != 1 {
-		t.Fatalf("oversize frames passed: %d frames", len(obs.frames))
-	}
-	for range 2 * maxLiveDraw / maxLiveFrame {
-		c.Frame(frameOf("draw", maxLiveFrame))
-	}
-	draws := len(obs.frames) - 1
-	if draws != maxLiveDraw/maxLiveFrame || obs.bytes-100 > maxLiveDraw {
-		t.Fatalf("%d draw frames (%d bytes) passed, want %d", draws, obs.bytes-100, maxLiveDraw/maxLiveFrame)
+	for i := range 2 * maxLiveDraw / maxLiveFrame {
+		c.Frame(drawOf(i, maxLiveFrame))
 	}
 	for _, typ := range []string{"dialog", "bye"} {
 		c.Frame(frameOf(typ, 200))
 	}
-	if n := len(obs.frames); n != draws+3 || !strings.Contains(string(obs.frames[n-1]), `"bye"`) {
-		t.Fatalf("frames after the draw budget: %d", n-draws-1)
-	}
 	// Not JSON, an unknown type: nothing passes.
 	c.Frame([]byte(`{"type":"draw"`))
 	c.Frame(frameOf("explode", 100))
-	if len(obs.frames) != draws+3 {
-		t.Fatalf("a malformed or unknown frame passed")
+	c.flush()
+	n := len(obs.frames)
+	if n < 3 || string(obs.frames[0]) != string(frameOf("screen", 100)) {
+		t.Fatalf("%d frames, the first %.40q", n, obs.frames[0])
+	}
+	draws, bytes := n-3, obs.bytes-100-400
+	if draws != maxLiveDraw/maxLiveFrame || bytes > maxLiveDraw {
+		t.Fatalf("%d draw frames (%d bytes) passed, want %d", draws, bytes, maxLiveDraw/maxLiveFrame)
+	}
+	if !strings.Contains(string(obs.frames[n-2]), `"dialog"`) || !strings.Contains(string(obs.frames[n-1]), `"bye"`) {
+		t.Fatalf("the frames after the draw budget: %.40q, %.40q", obs.frames[n-2], obs.frames[n-1])
 	}
 	plain := &events{waiting: make(chan string, 1)}
 	newCollector(plain).Frame(frameOf("screen", 100))
@@ -206,6 +212,7 @@ func TestNumberDialogFrameReachesTheObserver(t *testing.T) {
 	c := newCollector(obs)
 	c.Frame([]byte(`{"type":"dialog","kind":"number","title":"数字","prompt":"几条边？","default":5,"min":3,"max":12,"error":false}`))
 	c.Frame([]byte(`{"type":"dialog","kind":"number","title":"n","prompt":"again","default":null,"min":null,"max":null,"error":true}`))
+	c.flush()
 	if len(obs.frames) != 2 {
 		t.Fatalf("%d of 2 number dialog frames reached the observer", len(obs.frames))
 	}

@@ -22,6 +22,7 @@ type stateGate struct {
 	live     LiveObserver // nil when the observer hears no live frames
 	flushOut func()       // sends the output held so far: a prompt comes before its box
 	now      func() time.Time
+	after    func(time.Duration, func()) *time.Timer // time.AfterFunc; a test's own
 
 	mu sync.Mutex // held while sending, so the timer's sends and a caller's never interleave
 	// What the program said last: asks counts its input() waits, so a
@@ -43,7 +44,7 @@ type stateGate struct {
 // newStateGate is the gate to obs (live, when not nil, hears listen
 // frames); flushOut sends the output held before any state.
 func newStateGate(obs Observer, live LiveObserver, flushOut func()) *stateGate {
-	return &stateGate{obs: obs, live: live, flushOut: flushOut, now: time.Now}
+	return &stateGate{obs: obs, live: live, flushOut: flushOut, now: time.Now, after: time.AfterFunc}
 }
 
 // input records that the program waits in input() with prompt.
@@ -94,7 +95,7 @@ func (g *stateGate) changed() {
 		return
 	}
 	if wait := g.last.Add(stateEvery).Sub(g.now()); wait > 0 {
-		g.timer = time.AfterFunc(wait, g.fire)
+		g.timer = g.after(wait, g.fire)
 		return
 	}
 	g.send()
