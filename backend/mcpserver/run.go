@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -168,8 +169,9 @@ func (s *Server) noEngine() error {
 // rasterized from its checked SVG); and as structured content the
 // `kidcoder run --json` object with stdout and stderr cut the same way and
 // each image's data left empty: the images with empty data are, in order,
-// the content's image blocks (docs/mcp.md). The drawing's
-// replay steps stay unless the answer would pass maxAnswerBytes.
+// the content's image blocks (docs/mcp.md). A drawing too complex to
+// rasterize within its budget is left out of both and said in words. The
+// drawing's replay steps stay unless the answer would pass maxAnswerBytes.
 func runResult(res *kidrun.Result, lang string) *mcp.CallToolResult {
 	console := res.Stdout
 	if res.Stderr != "" {
@@ -198,24 +200,32 @@ func runResult(res *kidrun.Result, lang string) *mcp.CallToolResult {
 	var steps string
 	out.Trace, steps = compactTrace(res.Trace, lang)
 	b.WriteString(steps)
-	out.Images = make([]kidrun.Image, len(res.Images))
-	content := []mcp.Content{&mcp.TextContent{Text: b.String()}}
+	out.Images = make([]kidrun.Image, 0, len(res.Images))
+	var pictures []mcp.Content
 	size := 2*b.Len() + len(out.Stdout) + len(out.Stderr) + len(out.Drawing)
-	for i, im := range res.Images {
-		out.Images[i] = kidrun.Image{Mime: im.Mime}
+	for _, im := range res.Images {
 		data, err := base64.StdEncoding.DecodeString(im.Data)
 		if err == nil && im.Mime == "image/svg+xml" {
 			data, err = svgToPNG(string(data))
 		}
+		if errors.Is(err, errTooComplex) {
+			// Left out, said in words: drawing it would hold up the queue.
+			msg := text.Get("mcp.picture_complex", lang, nil)
+			fmt.Fprintf(&b, "\n%s\n", msg)
+			out.Notices = append(slices.Clip(out.Notices), msg)
+			continue
+		}
 		if err != nil {
 			// A picture that cannot be a PNG stays where it was, so it is still there once.
-			out.Images[i].Data = im.Data
+			out.Images = append(out.Images, im)
 			size += len(im.Data)
 			continue
 		}
-		content = append(content, &mcp.ImageContent{MIMEType: "image/png", Data: data})
+		out.Images = append(out.Images, kidrun.Image{Mime: im.Mime})
+		pictures = append(pictures, &mcp.ImageContent{MIMEType: "image/png", Data: data})
 		size += base64.StdEncoding.EncodedLen(len(data))
 	}
+	content := append([]mcp.Content{&mcp.TextContent{Text: b.String()}}, pictures...)
 	if size > maxAnswerBytes {
 		out.Drawing = nil
 	}
