@@ -34,6 +34,7 @@ FLUSH_SECONDS = 0.1           # ... or once its first step is this old
 FRAMES_ROOM = 48 << 20        # the host reads 64 MiB of frames in all: leave the result its room
 REPR_SECONDS = 0.02           # one repr() of the program's own
 REPR_TOTAL = 1.0              # all of them in one run
+RECURSION_ROOM = 100          # frames the tracer may need above the program's deepest
 # The types whose values are left out of vars (§5): modules, functions, classes.
 _SKIP = frozenset((types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
                    types.MethodType, types.BuiltinMethodType, types.MethodWrapperType,
@@ -41,11 +42,21 @@ _SKIP = frozenset((types.ModuleType, types.FunctionType, types.BuiltinFunctionTy
                    types.ClassMethodDescriptorType, type))
 # Values whose text depends only on the value: kept per name while the name holds the same object.
 _SAME = frozenset((int, float, bool, type(None), str, complex, bytes, range))
+_getrecursionlimit = sys.getrecursionlimit
+_setrecursionlimit = sys.setrecursionlimit
 _object_repr = object.__dict__["__repr__"]
 _mro = type.__dict__["__mro__"].__get__
 _type_dict = type.__dict__["__dict__"].__get__
 _clock = time.perf_counter
 _ELLIPSIS = "\u2026"
+
+
+def _stack_depth(frame):
+    n = 0
+    while frame is not None:
+        n += 1
+        frame = frame.f_back
+    return n
 
 
 class _Timeout(BaseException):
@@ -272,8 +283,28 @@ class Tracer(object):
         self._build(filename, out, draw_steps, max_steps)
 
     def start(self):
-        """Trace from the next frame of the file on: call just before it runs."""
+        """Trace from the next frame of the file on: call just before it runs.
+
+        The tracer's own calls need room on the stack, so the recursion
+        limit gets RECURSION_ROOM more while it traces; when the program
+        comes near the limit it had, tracing stops and the limit is put
+        back, so a runaway recursion fails where it would untraced.
+        (The runner puts the limit back after the program anyway.)
+        """
+        limit = _getrecursionlimit()
+        self.limit = limit
+        self.near = max(0, limit - _stack_depth(sys._getframe()) - 2 * RECURSION_ROOM)
+        _setrecursionlimit(limit + RECURSION_ROOM)
         self.settrace(self.call)
+
+    def too_deep(self, frame):
+        """Whether frame is near the program's recursion limit (and tracing must stop)."""
+        limit = _getrecursionlimit()
+        if limit != self.limit + RECURSION_ROOM:
+            # The program set its own limit: the room goes on top of it.
+            self.limit = limit
+            _setrecursionlimit(limit + RECURSION_ROOM)
+        return _stack_depth(frame) >= self.limit - 4
 
     def finish(self):
         """After the program: send what is left."""
@@ -298,6 +329,12 @@ class Tracer(object):
         short = self.short.text
         events = {"line": "l", "call": "c", "return": "r", "exception": "e"}
         self_ = self
+
+        def find_draw():
+            try:
+                return draw_steps()
+            except Exception:
+                return None
 
         def head_of(name):
             """'"name":' for a name vars shows, "" for one it leaves out, by the name alone."""
@@ -355,7 +392,7 @@ class Tracer(object):
                 # Only the turtle's code makes a drawing, and it runs
                 # between the steps: look again only after other code ran.
                 dirty = False
-                draw = draw_steps()
+                draw = find_draw()
             try:
                 vs = vars_of(frame)
             except (KeyboardInterrupt, _Timeout):
@@ -368,7 +405,12 @@ class Tracer(object):
             else:
                 extra = ""
                 if event == "return":
-                    extra = "," + jstr(short(arg))
+                    try:
+                        extra = "," + jstr(short(arg))
+                    except (KeyboardInterrupt, _Timeout):
+                        raise
+                    except Exception:
+                        extra = ',"?"'
                 elif event == "exception":
                     extra = "," + jstr(exc_name(arg))
                 text = '["%s",%d,%s,%d,{%s},%d,%d%s]' % (
@@ -394,6 +436,10 @@ class Tracer(object):
                 dirty = True
                 return None
             depth = d = depth + 1
+            if d > self_.near and self_.too_deep(frame):
+                stop()
+                _setrecursionlimit(self_.limit)
+                return None
             if d or code.co_name != "<module>":
                 record(frame, "call", arg, d)
             return local
@@ -423,7 +469,7 @@ class Tracer(object):
                 func = funcs[code] = jstr(code.co_name)
             if dirty and draw is None:
                 dirty = False
-                draw = draw_steps()
+                draw = find_draw()
             vs = []
             try:
                 for name, v in frame.f_locals.items():

@@ -308,6 +308,37 @@ class TraceTest(unittest.TestCase):
         self.assertEqual(r.stdout, "%d\n" % sum(range(60000)))
         self.assertEqual(steps[-1]["i"], 99999)
 
+    def test_runaway_recursion_fails_as_untraced(self):
+        # The tracer needs room on the stack: near the limit it stops, and
+        # the program's RecursionError comes where it would untraced.
+        src = "def f(n):\n    return f(n + 1)\n\nf(0)\n"
+        plain = harness.run(self.prog(src))
+        r, steps, cut = self.traced(src)
+        self.assertEqual(r.result["error"], plain.result["error"])
+        self.assertEqual(r.result["error"]["line"], 2)
+        self.assertEqual(r.stderr, plain.stderr)
+        self.assertEqual(cut, len(steps))
+        self.assertGreater(max(s["depth"] for s in steps), 900)
+        # A program that sets its own limit gets it, traced too.
+        src = ("import sys\nsys.setrecursionlimit(3000)\n"
+               "def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n\nprint(f(2500))\n")
+        r, steps, cut = self.traced(src)
+        self.assertEqual(r.stdout, "2500\n")
+        self.assertIsNone(cut)
+        self.assertEqual(max(s["depth"] for s in steps), 2501)
+
+    def test_stop_keeps_the_steps_so_far(self):
+        run = harness.Run(self.prog("import time\nx = 0\nwhile True:\n    x += 1\n    time.sleep(0.01)\n"),
+                          extra=["--trace"])
+        self.assertTrue(run.wait_frame("trace"))
+        run.send_control(b"stop\n")
+        r = run.finish()
+        steps, cut = trace_of(r)
+        self.assertIsNone(cut)
+        self.assertEqual(r.code, 130)
+        self.assertGreater(len(steps), 3)
+        self.assertEqual([s["i"] for s in steps], list(range(len(steps))))
+
     def test_untraced_run_sends_no_trace(self):
         r = harness.run(self.prog("x = 1\nprint(x)\n"))
         self.assertEqual([f for f in r.all_frames if f["type"] == "trace"], [])

@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -57,10 +57,6 @@ func writeImages(dir string, images []kidrun.Image) error {
 // replacing a plain file there as writeImages does, never writing through
 // a link.
 func writeTrace(path string, t *kidrun.Trace) error {
-	var buf bytes.Buffer
-	if err := t.WriteJSONL(&buf); err != nil {
-		return err
-	}
 	dir, name := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -70,7 +66,7 @@ func writeTrace(path string, t *kidrun.Trace) error {
 		return err
 	}
 	defer root.Close()
-	if err := replaceOwn(root, name, buf.Bytes()); err != nil {
+	if err := replaceOwnWith(root, name, t.WriteJSONL); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
@@ -78,7 +74,15 @@ func writeTrace(path string, t *kidrun.Trace) error {
 
 // replaceOwn puts data at name in root, replacing a plain file left there
 // by an earlier run and refusing anything else.
-func replaceOwn(root *os.Root, name string, data []byte) (err error) {
+func replaceOwn(root *os.Root, name string, data []byte) error {
+	return replaceOwnWith(root, name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// replaceOwnWith is replaceOwn with the file's bytes written by write.
+func replaceOwnWith(root *os.Root, name string, write func(io.Writer) error) (err error) {
 	// The refusal is for a clear message; safety comes from the rename,
 	// which also holds if the entry changes between this look and it.
 	if fi, err := root.Lstat(name); err == nil && !fi.Mode().IsRegular() {
@@ -103,7 +107,7 @@ func replaceOwn(root *os.Root, name string, data []byte) (err error) {
 			root.Remove(tmp)
 		}
 	}()
-	_, err = f.Write(data)
+	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
