@@ -225,6 +225,8 @@ export interface EventPayloads {
 export type Unsubscribe = () => void;
 
 export interface Backend extends BoundCalls {
+  /** Puts text on the system clipboard; false when it could not. */
+  copyText(text: string): Promise<boolean>;
   /** Calls cb with the paths of files dropped on the window; returns the unsubscribe. */
   onFileDrop(cb: (paths: string[]) => void): Unsubscribe;
   on<E extends EventName>(name: E, cb: (payload: EventPayloads[E]) => void): Unsubscribe;
@@ -237,7 +239,7 @@ export type WindowApp = {
 
 /** The part of window.runtime this app uses, as the generated runtime declares it; a harness may leave out all but EventsOff. */
 export type WailsRuntime = Pick<typeof Runtime, 'EventsOff'> &
-  Partial<Pick<typeof Runtime, 'EventsOnMultiple' | 'EventsOn' | 'OnFileDrop' | 'OnFileDropOff'>>;
+  Partial<Pick<typeof Runtime, 'EventsOnMultiple' | 'EventsOn' | 'OnFileDrop' | 'OnFileDropOff' | 'ClipboardSetText'>>;
 
 export interface WailsGlobals {
   go?: { app?: { App?: WindowApp } };
@@ -268,6 +270,17 @@ export function wailsBackend(): Backend {
   ) as unknown as BoundCalls;
   return {
     ...calls,
+    async copyText(text) {
+      // The Wails runtime reaches the system clipboard; a page without it (the dev server) asks the browser.
+      const r = (window as WailsGlobals).runtime;
+      if (r?.ClipboardSetText) return r.ClipboardSetText(text);
+      try {
+        await navigator.clipboard.writeText(text);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     onFileDrop(cb) {
       const r = rt();
       if (!r.OnFileDrop) return () => {};

@@ -92,6 +92,11 @@ export class ConsoleState {
     this.#publish();
   }
 
+  /** The reader is on the line with this id, scrolled up from the end; null when following the end (ConsoleModel.hold). */
+  hold(id: number | null): void {
+    this.#model.hold(id);
+  }
+
   clear(): void {
     this.#pending = [];
     this.#pendingChars = 0;
@@ -99,7 +104,7 @@ export class ConsoleState {
     this.#publish();
   }
 
-  /** Plain text of what is shown, for copying. */
+  /** Plain text of everything kept, rendered or not, for copying. */
   text(): string {
     this.flush();
     return this.#model.text();

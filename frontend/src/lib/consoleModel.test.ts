@@ -122,6 +122,33 @@ describe('ConsoleModel limits', () => {
     expect(m.dropped).toBe(7);
   });
 
+  it('while the reader holds a line, only lines above it are dropped', () => {
+    const m = new ConsoleModel({ maxLines: 3, maxHeldLines: 6 });
+    for (let i = 1; i <= 5; i++) m.write('stdout', `line ${i}\n`);
+    expect(m.text()).toBe('line 3\nline 4\nline 5');
+    const held = m.lines()[1]; // line 4
+    m.hold(held.id);
+    m.write('stdout', 'line 6\nline 7\nline 8\n');
+    // line 3 may go; line 4 and after stay, more than maxLines
+    expect(m.text()).toBe('line 4\nline 5\nline 6\nline 7\nline 8');
+    expect(m.dropped).toBe(3);
+    // past maxHeldLines even the held line goes
+    m.write('stdout', 'line 9\nline 10\n');
+    expect(m.text()).toBe('line 5\nline 6\nline 7\nline 8\nline 9\nline 10');
+    // following the end again: back to maxLines
+    m.hold(null);
+    expect(m.text()).toBe('line 8\nline 9\nline 10');
+    expect(m.dropped).toBe(7);
+  });
+
+  it('a held flood stays bounded', () => {
+    const m = new ConsoleModel({ maxLines: 5000 });
+    m.write('stdout', 'x\n'.repeat(10));
+    m.hold(m.lines()[5].id);
+    m.write('stdout', 'y\n'.repeat(200_000));
+    expect(m.lines().length).toBe(20_000);
+  });
+
   it('wraps a very long line', () => {
     const m = new ConsoleModel({ maxLineChars: 4 });
     m.write('stdout', 'abcdefghij');

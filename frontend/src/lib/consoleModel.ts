@@ -20,6 +20,8 @@ export interface Line {
 export interface ConsoleOptions {
   /** Finished lines kept; older ones are dropped and counted in `dropped`. */
   maxLines?: number;
+  /** Finished lines kept while the reader holds one (`hold`): past this, even those go. */
+  maxHeldLines?: number;
   /** A longer line is wrapped onto a new line so each update stays small. */
   maxLineChars?: number;
 }
@@ -116,8 +118,11 @@ interface OpenLine {
 
 export class ConsoleModel {
   readonly maxLines: number;
+  readonly maxHeldLines: number;
   readonly maxLineChars: number;
   private droppedLines = 0;
+  /** The line the reader is on (see hold), or null. */
+  private held: number | null = null;
 
   private done: Line[] = [];
   private cur: OpenLine;
@@ -131,6 +136,7 @@ export class ConsoleModel {
 
   constructor(opts: ConsoleOptions = {}) {
     this.maxLines = opts.maxLines ?? 5000;
+    this.maxHeldLines = Math.max(this.maxLines, opts.maxHeldLines ?? 4 * this.maxLines);
     this.maxLineChars = opts.maxLineChars ?? 4000;
     this.cur = this.newLine();
   }
@@ -174,9 +180,20 @@ export class ConsoleModel {
     return this.droppedLines;
   }
 
+  /**
+   * The reader scrolled up to the line with this id (null: they follow the
+   * end again). Old lines are dropped above it only: it and the lines after
+   * it stay, so what is being read does not go away, until maxHeldLines
+   * are kept.
+   */
+  hold(id: number | null): void {
+    this.held = id;
+  }
+
   clear(): void {
     this.done = [];
     this.droppedLines = 0;
+    this.held = null;
     this.cur = this.newLine();
     this.col = 0;
     for (const f of Object.values(this.filters)) f.state = 'text';
@@ -203,7 +220,19 @@ export class ConsoleModel {
   }
 
   private trim(): void {
-    const extra = this.done.length - this.maxLines;
+    let extra = this.done.length - this.maxLines;
+    if (extra > 0 && this.held !== null) {
+      // Only the lines above the held one may go (ids grow down the console).
+      const held = this.held;
+      let lo = 0;
+      let hi = this.done.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (this.done[mid].id < held) lo = mid + 1;
+        else hi = mid;
+      }
+      extra = Math.max(Math.min(extra, lo), this.done.length - this.maxHeldLines);
+    }
     if (extra > 0) {
       this.done.splice(0, extra);
       this.droppedLines += extra;
@@ -217,7 +246,7 @@ export class ConsoleModel {
   private endLine(): void {
     this.done.push({ id: this.cur.id, segs: this.cur.segs });
     // Trimming in batches keeps a flood linear: one splice per maxLines lines.
-    if (this.done.length >= 2 * this.maxLines) this.trim();
+    if (this.done.length >= (this.held === null ? 2 * this.maxLines : this.maxHeldLines + this.maxLines)) this.trim();
     this.cur = this.newLine();
     this.col = 0;
   }

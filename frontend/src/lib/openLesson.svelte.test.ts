@@ -28,7 +28,7 @@ describe('Opening a lesson', () => {
     expect(room.lessons.current?.path).toBe('1 star.py');
     b.emit(EventRunOutput, { runId: b.runIds[0], stream: 'stdout', text: 'star\n' });
     b.emit(EventRunLive, { runId: b.runIds[0], frame: { type: 'draw', from: 0, steps: [{ k: 'move', t: 0, s: 0, x1: 0, y1: 0, x2: 9, y2: 0, c: '#000000', w: 1 }] } });
-    b.emit(EventRunDone, { runId: b.runIds[0], result: result({ stdout: 'star\n', images: svg, status: 'error', error: { type: 'NameError', message: 'x', line: 2 } }) });
+    b.emit(EventRunDone, { runId: b.runIds[0], result: result({ stdout: 'star\n', images: svg, status: 'error', error: { type: 'NameError', message: 'x', line: 2, hint: '' } }) });
     frame();
     expect(room.console.text()).toBe('star');
     expect(room.drawing.svg).not.toBeNull();

@@ -181,6 +181,8 @@ export type FakeBackend = Backend & {
   sent: { runId: string; ev: ControlEvent }[];
   /** The id of the latest run started. */
   lastRunId(): string | null;
+  /** What copyText put on the clipboard last, or null. */
+  copied(): string | null;
 };
 
 export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
@@ -211,6 +213,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
   const runs = new Map<string, { stop(): void; input(line: string): void; event(ev: ControlEvent): void }>();
   const sent: { runId: string; ev: ControlEvent }[] = [];
   let lastRunId: string | null = null;
+  let copied: string | null = null;
   const folder = createFakeLessons(opts, STAR_DEMO, () => settings, (s) => (settings = s));
   const dropListeners = new Set<(paths: string[]) => void>();
 
@@ -366,6 +369,11 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
     folder,
     sent,
     lastRunId: () => lastRunId,
+    copied: () => copied,
+    copyText: async (text) => {
+      copied = text;
+      return true;
+    },
     drop: (paths) => dropListeners.forEach((cb) => cb(paths)),
     ...folder.api,
     onFileDrop(cb) {
@@ -419,6 +427,7 @@ export function installFakeWails(win: WailsGlobals, opts: FakeOptions = {}): voi
     EventsOnMultiple: (name, cb) => b.on(name as EventName, cb as never),
     EventsOn: (name, cb) => b.on(name as EventName, cb as never),
     EventsOff: () => {},
+    ClipboardSetText: (text) => b.copyText(text),
     // The harness calls window.__kidcoderDrop(paths) to stand in for a file dropped on the window.
     OnFileDrop: (cb) => void b.onFileDrop((paths) => cb(0, 0, paths)),
   };
@@ -428,5 +437,6 @@ export function installFakeWails(win: WailsGlobals, opts: FakeOptions = {}): voi
     emit: (name: EventName, payload: unknown) => b.emit(name, payload as never),
     sent: b.sent,
     lastRunId: () => b.lastRunId(),
+    copied: () => b.copied(),
   };
 }

@@ -102,6 +102,11 @@ export class ScriptedBackend implements Backend {
   async saveFile(name: string) {
     return `/tmp/${name}`;
   }
+  copied: string[] = [];
+  async copyText(text: string) {
+    this.copied.push(text);
+    return true;
+  }
 }
 
 export function result(partial: Partial<RunResult> = {}): RunResult {
