@@ -69,11 +69,12 @@ func (a *App) lessonsRoot(s settings.Settings) (string, error) {
 // openLessons sets up the folder at root and starts following it. A folder
 // that can't be used is remembered as the problem the sidebar shows.
 func (a *App) openLessons(root string) {
-	lib, err := lessons.Setup(root)
+	a.mu.Lock()
+	lang := uiLang(a.settings)
+	a.mu.Unlock()
+	lib, err := lessons.Setup(root, lang)
 	if err == nil {
-		a.mu.Lock()
-		lib.SetLang(uiLang(a.settings))
-		a.mu.Unlock()
+		lib.SetLang(lang)
 		lib.SetTitler(packs.LessonTitles)
 		err = lib.Watch(emitterFunc(a.lessonEvent))
 		if err != nil {

@@ -63,6 +63,7 @@ func newTestApp(t *testing.T) (*App, *fakeShell, string) {
 	sh := newFakeShell()
 	a.shell = sh
 	a.settings = settings.Defaults()
+	a.settings.Lang = "en" // not the system's: the starters are named in it
 	a.openLessons(root)
 	t.Cleanup(a.closeLessons)
 	return a, sh, root
@@ -99,7 +100,7 @@ func TestLessonsListsStartersAndOpens(t *testing.T) {
 		t.Errorf("root %q, want %q", v.Root, root)
 	}
 	got := strings.Join(names(v.Tree), ",")
-	if got != "1 star,2 flower,3 你好,4 guess,5 snake,6 click-draw" {
+	if got != "1 star,2 flower,3 hello,4 guess,5 snake,6 click-draw" {
 		t.Errorf("tree %q", got)
 	}
 	l, err := a.OpenLesson("1 star.py")
@@ -152,7 +153,7 @@ func TestSaveConflictKeepsBoth(t *testing.T) {
 
 func TestDraftIsSavedOnShutdown(t *testing.T) {
 	a, _, root := newTestApp(t)
-	l, err := a.OpenLesson("3 你好.py")
+	l, err := a.OpenLesson("3 hello.py")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestDraftIsSavedOnShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	Shutdown(a)
-	b, _ := os.ReadFile(filepath.Join(root, "3 你好.py"))
+	b, _ := os.ReadFile(filepath.Join(root, "3 hello.py"))
 	if string(b) != "print('draft')\n" {
 		t.Errorf("after shutdown the lesson holds %q", b)
 	}
@@ -425,5 +426,24 @@ func TestOutsideRenameOfTheOpenLessonIsFollowed(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "2 flower.py")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the old name was written again: %v", err)
+	}
+}
+
+// A Chinese window's first start names the starter lessons in Chinese, and
+// the window opens the star first, as it does "1 star.py".
+func TestStartersNamedInTheWindowsLanguage(t *testing.T) {
+	dir := t.TempDir()
+	a := New(filepath.Join(dir, "settings.json"), filepath.Join(dir, "cache"))
+	a.shell = newFakeShell()
+	a.settings = settings.Defaults()
+	a.settings.Lang = "zh"
+	a.openLessons(filepath.Join(dir, "Kid Coder"))
+	t.Cleanup(a.closeLessons)
+	v := a.Lessons()
+	if got := strings.Join(names(v.Tree), ","); got != "1 星星,2 花朵,3 你好,4 猜数字,5 贪吃蛇,6 点点画画" {
+		t.Errorf("tree %q", got)
+	}
+	if v.Open != "1 星星.py" {
+		t.Errorf("open at first start %q", v.Open)
 	}
 }

@@ -399,16 +399,16 @@ func TestDataFiles(t *testing.T) {
 
 func TestStarters(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "Kid Coder")
-	l, err := Setup(root)
+	l, err := Setup(root, "en")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tree, _ := l.List()
-	want := "1 star.py +md\n2 flower.py +md\n3 你好.py +md\n4 guess.py +md\n5 snake.py +md\n6 click-draw.py +md\n"
+	want := "1 star.py +md\n2 flower.py +md\n3 hello.py +md\n4 guess.py +md\n5 snake.py +md\n6 click-draw.py +md\n"
 	if got := renderTree(tree); got != want {
 		t.Fatalf("first start:\n%s", got)
 	}
-	for _, name := range StarterLessons() {
+	for _, name := range StarterLessons("en") {
 		if strings.HasSuffix(name, ".md") {
 			b, _ := os.ReadFile(filepath.Join(root, name))
 			if !strings.Contains(string(b), "中文") || !strings.Contains(string(b), "English") {
@@ -419,7 +419,7 @@ func TestStarters(t *testing.T) {
 	// A parent's edit survives the next start, and deleted starters stay deleted.
 	os.WriteFile(filepath.Join(root, "1 star.py"), []byte("mine"), 0o644)
 	os.Remove(filepath.Join(root, "2 flower.py"))
-	if _, err := Setup(root); err != nil {
+	if _, err := Setup(root, "en"); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(root, "1 star.py")); string(b) != "mine" {
@@ -432,7 +432,7 @@ func TestStarters(t *testing.T) {
 	other := filepath.Join(t.TempDir(), "existing")
 	os.MkdirAll(other, 0o755)
 	os.WriteFile(filepath.Join(other, "1 star.py"), []byte("kept"), 0o644)
-	if _, err := Setup(other); err != nil {
+	if _, err := Setup(other, "en"); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(other)
@@ -442,6 +442,44 @@ func TestStarters(t *testing.T) {
 	// Even when written, createNew never replaces an existing file.
 	if err := createNew(filepath.Join(other, "1 star.py"), []byte("x"), 0o644); !errors.Is(err, os.ErrExist) {
 		t.Errorf("createNew over a file: %v", err)
+	}
+}
+
+// A Chinese window's folder starts with every lesson named in Chinese, an
+// English one's in English: no set mixes the two. Either way the star is the
+// lesson the window opens first, and its instructions come along.
+func TestStartersNamedInOneLanguage(t *testing.T) {
+	for _, tc := range []struct{ lang, want, star string }{
+		{"zh", "1 星星.py +md\n2 花朵.py +md\n3 你好.py +md\n4 猜数字.py +md\n5 贪吃蛇.py +md\n6 点点画画.py +md\n", "1 星星.py"},
+		{"en", "1 star.py +md\n2 flower.py +md\n3 hello.py +md\n4 guess.py +md\n5 snake.py +md\n6 click-draw.py +md\n", "1 star.py"},
+	} {
+		l, err := Setup(filepath.Join(t.TempDir(), "Kid Coder"), tc.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, _ := l.List()
+		if got := renderTree(tree); got != tc.want {
+			t.Errorf("%s: first start:\n%s", tc.lang, got)
+		}
+		for _, n := range tree.Children {
+			han := strings.ContainsFunc(n.Name, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff })
+			latin := strings.ContainsFunc(n.Name, func(r rune) bool { return r >= 'a' && r <= 'z' })
+			if han == (tc.lang == "en") || latin == (tc.lang == "zh") {
+				t.Errorf("%s: %q is not named in %s", tc.lang, n.Name, tc.lang)
+			}
+		}
+		if st := l.State(); st.Open != tc.star {
+			t.Errorf("%s: open at first start %q, want %q", tc.lang, st.Open, tc.star)
+		}
+		if lesson, err := l.Open(tc.star); err != nil || lesson.Content != StarDemo() || lesson.Instructions == "" {
+			t.Errorf("%s: the star lesson is not the demo: %v", tc.lang, err)
+		}
+	}
+	// Every embedded starter has its Chinese name.
+	for _, s := range starters("zh") {
+		if s.name == s.file {
+			t.Errorf("%s has no Chinese name", s.file)
+		}
 	}
 }
 
@@ -455,7 +493,7 @@ func TestStarDemo(t *testing.T) {
 	if strings.Contains(code, "input(") {
 		t.Error("star demo waits for input")
 	}
-	l, err := Setup(filepath.Join(t.TempDir(), "k"))
+	l, err := Setup(filepath.Join(t.TempDir(), "k"), "en")
 	if err != nil {
 		t.Fatal(err)
 	}

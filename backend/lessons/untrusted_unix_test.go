@@ -56,7 +56,7 @@ func TestStateNotAPlainFile(t *testing.T) {
 				l   *Library
 				err error
 			}
-			o := safefiletest.Promptly(t, "Setup", func() opened { l, err := Setup(root); return opened{l, err} })
+			o := safefiletest.Promptly(t, "Setup", func() opened { l, err := Setup(root, "en"); return opened{l, err} })
 			if o.err != nil {
 				t.Fatalf("Setup: %v", o.err)
 			}
@@ -255,7 +255,7 @@ func TestStateFolderLinkedOut(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "mine.py"), []byte("print(1)"), 0o644)
 	outside := t.TempDir()
 	symlinkTo(t, outside, filepath.Join(root, stateDir))
-	l, err := Setup(root)
+	l, err := Setup(root, "en")
 	if err != nil {
 		t.Fatalf("Setup: %v", err)
 	}
