@@ -75,7 +75,7 @@ func (a *App) openLessons(root string) {
 	lib, err := lessons.Setup(root, lang)
 	if err == nil {
 		lib.SetLang(lang)
-		lib.SetTitler(packs.LessonTitles)
+		lib.SetTitler(packs.Titles)
 		err = lib.Watch(emitterFunc(a.lessonEvent))
 		if err != nil {
 			lib.Close()

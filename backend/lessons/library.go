@@ -189,13 +189,23 @@ type Node struct {
 	Instructions bool    `json:"instructions,omitempty"`
 	Children     []*Node `json:"children,omitempty"`
 	// Title is the lesson's title when it has one (an exercise from a pack:
-	// "画正方形" for 01-square.py); the UI shows it instead of Name.
+	// "画正方形" for 01-square.py), or the group's (a pack's folder still
+	// named as it was imported: "海龟入门", which an English window shows as
+	// "Turtle basics"); the UI shows it instead of Name.
 	Title *text.Text `json:"title,omitempty"`
 }
 
-// Titler gives the titles of the lessons in folder dir (absolute), by name
-// without ".py"; nil when they have none.
-type Titler func(dir string) map[string]text.Text
+// Titles are what a folder and its lessons show instead of their names.
+type Titles struct {
+	// Folder is the folder's own title (an imported pack's, in both
+	// languages); nil: its name.
+	Folder *text.Text
+	// Lessons are its lessons' titles, by name without ".py".
+	Lessons map[string]text.Text
+}
+
+// Titler gives the titles of folder dir (absolute) and of its lessons.
+type Titler func(dir string) Titles
 
 const (
 	KindGroup  = "group"
@@ -239,7 +249,11 @@ func (l *Library) scanDir(root, dir string, n *Node, depth int, dirs *[]string, 
 	}
 	var titles map[string]text.Text
 	if l.title != nil {
-		titles = l.title(dir)
+		t := l.title(dir)
+		titles = t.Lessons
+		if dir != root {
+			n.Title = t.Folder
+		}
 	}
 	var groups, lessons []*Node
 	for _, e := range entries {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -165,20 +166,35 @@ func OpenInstalled(packDir string) (*Installed, error) {
 	return &Installed{Dir: packDir, Manifest: in.Manifest, Lang: in.Lang}, nil
 }
 
-// LessonTitles gives the exercise titles of the pack imported into dir, by
-// lesson name (the exercise id); nil for a folder that holds no pack. It is
-// a lessons.Titler.
-func LessonTitles(dir string) map[string]text.Text {
+// Titles gives what the pack imported into dir shows instead of names: its
+// exercises' titles by lesson name (the exercise id), and the folder's own
+// title while the folder keeps the name the import gave it, from the pack's
+// title in the language of that import ("海龟入门", "海龟入门 (2)"), so a
+// window in the other language shows the folder in its own ("Turtle
+// basics"). A folder renamed since keeps the name it was given. Empty for a
+// folder that holds no pack. It is a lessons.Titler.
+func Titles(dir string) lessons.Titles {
 	in, err := readInstalled(dir)
 	if err != nil {
-		return nil
+		return lessons.Titles{}
 	}
-	out := make(map[string]text.Text, len(in.Manifest.Exercises))
+	out := lessons.Titles{Lessons: make(map[string]text.Text, len(in.Manifest.Exercises))}
 	for _, ex := range in.Manifest.Exercises {
-		out[ex.ID] = ex.Title
+		out.Lessons[ex.ID] = ex.Title
+	}
+	name, suffix := filepath.Base(dir), ""
+	if m := numberedFolder.FindStringSubmatch(name); m != nil {
+		name, suffix = m[1], m[2]
+	}
+	title, id := in.Manifest.Title, in.Manifest.ID
+	if name == FolderName(title.In(in.Lang), id) {
+		out.Folder = &text.Text{Zh: FolderName(title.In(text.Zh), id) + suffix, En: FolderName(title.In(text.En), id) + suffix}
 	}
 	return out
 }
+
+// numberedFolder is a folder name freeFolder numbered: "NAME (2)".
+var numberedFolder = regexp.MustCompile(`^(.+)( \([0-9]+\))$`)
 
 // FindLesson returns the pack and exercise a lesson file belongs to, or ErrNotInPack.
 func FindLesson(lessonFile string) (*Installed, *Exercise, error) {
