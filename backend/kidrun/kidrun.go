@@ -237,6 +237,7 @@ type Run struct {
 	lang    string
 	staging string
 	live    bool
+	replay  int       // the bytes of drawing steps its result may carry (Request.ReplaySteps)
 	started time.Time // when the sandbox started: scripted events and duration_ms count from here
 	done    chan struct{}
 	result  *Result
@@ -361,7 +362,8 @@ func (e *Engine) runnerArgs(lang string, live bool, checkFiles []string) ([]stri
 
 // begin gives a started program its stdin and waits for its end in the background.
 func (e *Engine) begin(proc *sandbox.Process, coll *collector, trace *traceCollector, req Request, policy sandbox.Policy, lang, staging string) *Run {
-	r := &Run{proc: proc, coll: coll, trace: trace, policy: policy, lang: lang, staging: staging, live: req.Live, started: proc.Started(), done: make(chan struct{})}
+	r := &Run{proc: proc, coll: coll, trace: trace, policy: policy, lang: lang, staging: staging, live: req.Live,
+		replay: min(req.ReplaySteps, MaxDrawingSteps), started: proc.Started(), done: make(chan struct{})}
 	switch {
 	case req.Stdin != nil:
 		if len(req.Stdin) > 0 {
@@ -396,7 +398,10 @@ func (r *Run) finish() {
 	out := r.proc.Wait()
 	removeStaging(r.staging)
 	r.coll.flush()
-	r.result = buildResult(out, r.coll.report(), r.policy, r.lang)
+	rep := r.coll.report()
+	// The drawing is one this run asked for, within what it asked for.
+	rep.Drawing = checkDrawing(rep.Drawing, r.replay)
+	r.result = buildResult(out, rep, r.policy, r.lang)
 	if r.trace != nil {
 		r.result.Trace = r.trace.result()
 	}

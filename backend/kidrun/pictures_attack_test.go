@@ -58,13 +58,25 @@ func TestForgedPicturesStayWithinTheRunsPixels(t *testing.T) {
 
 // A forged drawing (a canvas 1e308 wide, a 300,000-point fill, a font of
 // size 1e9, unknown step kinds) passed unchecked into `run --json` and the
-// window's replay. Now it is checked like the pictures, and dropped.
+// window's replay. Now it is checked like the pictures, and dropped; and a
+// drawing the runner could have sent reaches only a run that asked for
+// that many steps.
 func TestForgedDrawingIsDropped(t *testing.T) {
-	for _, replay := range []int{MaxReplaySteps, MaxDrawingSteps} {
-		res := runAttack(t, "forged_drawing.py", Request{ReplaySteps: replay})
-		t.Logf("replay %d: stdout %q", replay, res.Stdout)
-		if len(res.Drawing) != 0 {
-			t.Errorf("replay %d: the forged drawing reached the result (%d bytes)", replay, len(res.Drawing))
+	for _, tt := range []struct {
+		stdin  string
+		replay int
+		kept   bool
+	}{
+		{"hostile", MaxReplaySteps, false},
+		{"hostile", MaxDrawingSteps, false},
+		{"valid", 0, false}, // the window's live runs ask for none
+		{"valid", MaxReplaySteps, false},
+		{"valid", MaxDrawingSteps, true},
+	} {
+		res := runAttack(t, "forged_drawing.py", Request{ReplaySteps: tt.replay, Stdin: []byte(tt.stdin)})
+		t.Logf("%s, replay %d: stdout %q, drawing of %d bytes", tt.stdin, tt.replay, res.Stdout, len(res.Drawing))
+		if kept := len(res.Drawing) != 0; kept != tt.kept {
+			t.Errorf("%s drawing, replay %d: kept %v, want %v", tt.stdin, tt.replay, kept, tt.kept)
 		}
 	}
 }

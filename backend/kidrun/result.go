@@ -109,8 +109,9 @@ func (im Image) valid() bool {
 		len(im.Data) <= base64.StdEncoding.EncodedLen(maxImageBytes)
 }
 
-// buildResult joins what the host observed with what the runner reported.
-// Everything that decides the verdict comes from the observation.
+// buildResult joins what the host observed with what the runner reported,
+// whose drawing the run has checked (checkDrawing) and whose pictures are
+// checked here. Everything that decides the verdict comes from the observation.
 func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string) *Result {
 	images, left := checkImages(rep.Images)
 	r := &Result{
@@ -121,7 +122,7 @@ func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string)
 		Stderr:     ValidText(out.Stderr),
 		Truncated:  out.Truncated,
 		Images:     images,
-		Drawing:    checkDrawing(rep.Drawing, MaxDrawingSteps),
+		Drawing:    rep.Drawing,
 		Stopped:    out.Stopped,
 		Limit:      out.Limit,
 		Notices:    rep.Notices,
