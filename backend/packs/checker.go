@@ -197,6 +197,9 @@ func readEvents(files Files, name string) (kidrun.Timeline, error) {
 	return tl, nil
 }
 
+// runProblem says, in lang, why a run that did not end well is no answer:
+// the error's hint, else the bound that ended it as the window words it
+// (the catalogue's outcome), else its exit code; "" for a run that ended well.
 func runProblem(res *RunResult, lang string) string {
 	switch res.Status {
 	case "ok":
@@ -210,8 +213,15 @@ func runProblem(res *RunResult, lang string) string {
 			hint += " (" + strconv.Itoa(res.Line) + ")"
 		}
 		return text.Get("pack.run.error", lang, map[string]string{"hint": hint})
-	case "timeout":
+	}
+	if r := res.Result; r != nil && r.Outcome != nil {
+		return r.Outcome.Text(lang)
+	}
+	switch {
+	case res.Status == "timeout":
 		return text.Get("pack.run.timeout", lang, nil)
+	case res.Status == "error" && res.Result != nil:
+		return text.Get("pack.run.exit", lang, map[string]string{"code": strconv.Itoa(res.Result.ExitCode)})
 	}
 	return text.Get("pack.run.status", lang, map[string]string{"status": res.Status})
 }
