@@ -2,17 +2,19 @@
 
 Two entry points, both run inside the sandbox:
 
-run_check(check_path, child_globals, stdout_text, drawing)
+run_check(check_path, child_globals, stdout_text, drawing, lang="en")
     Runs a teacher's hidden check after the child's program, in the same
     process. The check script sees a tiny API:
 
         child     dict of the program's global names (variables, functions)
         output    str, everything the program printed to stdout
         drawing   dict, the turtle drawing model, or None
+        lang      str, the child's language: "zh" or "en"
         segments()  list of drawn lines as (x1, y1, x2, y2, colour)
         fail(msg)   fail the check with a message
 
-    and fails by assert (or fail()). Returns {"ok": bool, "message": str}.
+    and fails by assert (or fail()). A message may be {"zh": ..., "en": ...}:
+    the child's language is picked. Returns {"ok": bool, "message": str}.
 
 source_rules_main(submission, rules_json)
     Parses the child's source (a data file, never executed) with ast and
@@ -49,13 +51,22 @@ def _fail(message=""):
     raise CheckFailed(message)
 
 
+def _in(message, lang):
+    """message in lang when it is {"zh": ..., "en": ...}, else message itself."""
+    if isinstance(message, dict) and ("zh" in message or "en" in message):
+        text = message.get(lang)
+        return text if text else message.get("en") or message.get("zh") or ""
+    return message
+
+
 def _clip(text):
     text = str(text)
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "…"
 
 
-def run_check(check_path, child_globals, stdout_text, drawing):
+def run_check(check_path, child_globals, stdout_text, drawing, lang="en"):
     """Run one check script; never raises (except KeyboardInterrupt, the stop request)."""
+    lang = lang if lang in ("zh", "en") else "en"
     try:
         with open(check_path, "rb") as f:
             source = f.read(MAX_CHECK_BYTES + 1)
@@ -72,6 +83,7 @@ def run_check(check_path, child_globals, stdout_text, drawing):
         "child": child,
         "output": stdout_text or "",
         "drawing": drawing,
+        "lang": lang,
         "segments": lambda: list(segs),
         "fail": _fail,
     }
@@ -84,7 +96,7 @@ def run_check(check_path, child_globals, stdout_text, drawing):
     except KeyboardInterrupt:
         raise
     except AssertionError as e:
-        return {"ok": False, "message": _clip(e.args[0] if e.args else "")}
+        return {"ok": False, "message": _clip(_in(e.args[0], lang) if e.args else "")}
     except SystemExit as e:
         return {"ok": False, "message": _clip("check exited: %s" % (e.code,))}
     except BaseException as e:
@@ -188,6 +200,6 @@ class Tee(object):
         return getattr(self._stream, name)
 
 
-def run_checks(paths, child_globals, stdout_text, drawing):
+def run_checks(paths, child_globals, stdout_text, drawing, lang="en"):
     """run_check for each path, in order: the result frame's "checks" list."""
-    return [run_check(p, child_globals, stdout_text, drawing) for p in paths]
+    return [run_check(p, child_globals, stdout_text, drawing, lang) for p in paths]

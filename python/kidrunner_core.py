@@ -654,7 +654,7 @@ def main(argv):
             sys.path.insert(0, runner.folder)
             result["checks"] = runner.kidcheck.run_checks(
                 opts["checks"], vars(runner.main), runner.stdout.text(),
-                _for_checks(runner))
+                _for_checks(runner), runner.lang)
         except _BaseException as e:
             runner.internal(e)
     if runner.live is not None:

@@ -3,13 +3,22 @@ sys.path.insert(0, os.environ.get("KIDCHECK_DIR", os.path.join(os.path.dirname(o
 import kidcheck
 
 class T(unittest.TestCase):
-    def check(self, src, g=None, out="", drawing=None):
+    def check(self, src, g=None, out="", drawing=None, **kw):
         with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
             f.write(src)
         try:
-            return kidcheck.run_check(f.name, g or {}, out, drawing)
+            return kidcheck.run_check(f.name, g or {}, out, drawing, **kw)
         finally:
             os.unlink(f.name)
+    def test_lang(self):
+        # A check is told the child's language, and may word its message in both.
+        self.assertTrue(self.check("assert lang == 'zh'", lang="zh")["ok"])
+        self.assertTrue(self.check("assert lang == 'en'")["ok"])
+        self.assertTrue(self.check("assert lang == 'en'", lang="fr")["ok"])
+        both = "fail({'zh': '还没有正方形', 'en': 'no square yet'})"
+        self.assertEqual(self.check(both, lang="zh")["message"], "还没有正方形")
+        self.assertEqual(self.check(both, lang="en")["message"], "no square yet")
+        self.assertEqual(self.check("assert False, {'zh': '只有中文'}", lang="en")["message"], "只有中文")
     def test_pass_fail(self):
         self.assertEqual(self.check("assert child['x'] == 1", {"x": 1}), {"ok": True, "message": ""})
         self.assertEqual(self.check("assert child['x'] == 2, 'x should be 2'", {"x": 1}), {"ok": False, "message": "x should be 2"})
