@@ -120,7 +120,7 @@ class Shortener(object):
     def text(self, o):
         try:
             return cut(self.part(o, VALUE_CHARS + 1, set()))
-        except (KeyboardInterrupt, _Timeout):
+        except KeyboardInterrupt:
             raise
         except Exception:
             return cut(self.plain(type(o)))
@@ -321,7 +321,7 @@ class Tracer(object):
         dirty = True                  # code other than the file's ran since draw was looked for
         funcs = {}                    # code object -> its name as JSON
         cache = {}                    # name -> (value, '"name":"text"' or None) for values that cannot change
-        names = {}                    # name -> '"name":"' for names shown
+        names = {}                    # name -> '"name":' for a name shown, "" for one left out
         skip = _SKIP
         same = _SAME
         jstr = _jstr
@@ -395,7 +395,7 @@ class Tracer(object):
                 draw = find_draw()
             try:
                 vs = vars_of(frame)
-            except (KeyboardInterrupt, _Timeout):
+            except KeyboardInterrupt:
                 raise
             except Exception:
                 vs = ""           # never the program's error: the step without its names
@@ -407,7 +407,7 @@ class Tracer(object):
                 if event == "return":
                     try:
                         extra = "," + jstr(short(arg))
-                    except (KeyboardInterrupt, _Timeout):
+                    except KeyboardInterrupt:
                         raise
                     except Exception:
                         extra = ',"?"'
@@ -488,7 +488,7 @@ class Tracer(object):
                         vs.append(got[1] if got is not None and got[0] is v else value_pair(head, name, v, t))
                     if len(vs) >= MAX_VARS:
                         break
-            except (KeyboardInterrupt, _Timeout):
+            except KeyboardInterrupt:
                 raise
             except Exception:
                 vs = []           # never the program's error: the step without its names
