@@ -1,0 +1,185 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sharedKeysGame listens for Up, then asks in the console and in a turtle
+// dialog before its main loop, as a child's game asks for a name.
+const sharedKeysGame = `import turtle
+t = turtle.Turtle()
+s = turtle.Screen()
+s.onkey(lambda: print('up pressed'), 'Up')
+s.listen()
+name = input('name? ')
+print('hello ' + name)
+colour = s.textinput('Colour', 'Which colour?')
+print('colour ' + str(colour))
+turtle.mainloop()
+print('game over')
+`
+
+// writeFile writes a file, making its folder.
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// inWindow is a point of the app's window as a screen point: with a window
+// manager the window is wherever the manager put it.
+func (a *appRun) inWindow(t testing.TB, px, py int) (string, string) {
+	g := windowGeometry(t, a.x, a.window)
+	return itoa(g.x + px), itoa(g.y + py)
+}
+
+// count is how many events named name the app has emitted.
+func (a *appRun) count(name string) int {
+	n := 0
+	for _, e := range a.eventsSoFar() {
+		if e.Name == name {
+			n++
+		}
+	}
+	return n
+}
+
+// printed is everything the runs printed to stdout so far, in order.
+func (a *appRun) printed() string {
+	var b strings.Builder
+	for _, e := range a.eventsSoFar() {
+		if e.Name != "run:output" {
+			continue
+		}
+		var d struct {
+			Stream string `json:"stream"`
+			Text   string `json:"text"`
+		}
+		if json.Unmarshal(e.Data, &d) == nil && d.Stream == "stdout" {
+			b.WriteString(d.Text)
+		}
+	}
+	return b.String()
+}
+
+// waitScreen waits until a screenshot of the window's area satisfies ok;
+// it fails with the screenshot saved as name.
+func (a *appRun) waitScreen(t testing.TB, what, name string, within time.Duration, ok func(image.Image, image.Rectangle) bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	var img image.Image
+	if !waitFor(ctx, 100*time.Millisecond, func() bool {
+		img = a.x.screenshot(t)
+		g := windowGeometry(t, a.x, a.window)
+		return ok(img, image.Rect(g.x, g.y, g.x+g.w, g.y+g.h))
+	}) {
+		t.Fatalf("%s: not within %v (screen: %s)\nprinted: %q", what, within, savePNG(t, img, name), a.printed())
+	}
+}
+
+// waitPrinted waits until the runs have printed want.
+func (a *appRun) waitPrinted(t testing.TB, want string, within time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	if !waitFor(ctx, 100*time.Millisecond, func() bool { return strings.Contains(a.printed(), want) }) {
+		t.Fatalf("%q was not printed within %v (printed %q; screen: %s)", want, within, a.printed(),
+			savePNG(t, a.x.screenshot(t), "e2e-keys-"+strings.ReplaceAll(want, " ", "-")+".png"))
+	}
+}
+
+// answerBoxShown: the console's input() box is on screen (its #f2f8ff fill).
+func answerBoxShown(img image.Image, win image.Rectangle) bool {
+	return countPixels(img, win, func(r, g, b uint8) bool { return r == 0xf2 && g == 0xf8 && b == 0xff }) > 1500
+}
+
+// dialogShown: a modal is up, its overlay darkening the window's cream (#fffaf0) to about (180, 173, 160).
+func dialogShown(img image.Image, win image.Rectangle) bool {
+	near := func(v, want uint8) bool { return v+4 >= want && v <= want+4 }
+	return countPixels(img, win, func(r, g, b uint8) bool { return near(r, 180) && near(g, 173) && near(b, 160) }) > 5000
+}
+
+// TestGameSharesTheKeys plays a game in the real window under a window
+// manager: after listen(), an input() box and a turtle dialog get what the
+// child types without a click, the keys come back to the game afterwards,
+// Ctrl+Enter runs the program again and Escape stops it, both while the
+// game has the keys.
+func TestGameSharesTheKeys(t *testing.T) {
+	// The game is the lesson open last time, so nothing depends on typing a
+	// program into a busy window.
+	folder := t.TempDir()
+	writeFile(t, filepath.Join(folder, "game.py"), sharedKeysGame)
+	writeFile(t, filepath.Join(folder, ".kidcoder", "state.json"), `{"open":"game.py","startersWritten":true}`)
+	x := startX(t, 1280, 820)
+	startWM(t, x)
+	a := startApp(t, x, "C.UTF-8", `{"lang":"en","fontSize":18,"timeoutSeconds":60,"lessonsDir":`+strconv.Quote(folder)+`}`)
+	a.waitRuns(t, 1, 30*time.Second) // the star demo
+	// A click into the editor: the window has the keyboard.
+	ex, ey := a.inWindow(t, 400, 250)
+	a.x.xdo(t, "mousemove", ex, ey, "click", "1")
+
+	play := func(run int, name, colour string) {
+		t.Helper()
+		// The box shows: the child types at once, with no click.
+		a.waitScreen(t, fmt.Sprintf("run %d: the input() box", run), fmt.Sprintf("e2e-keys-%d-no-box.png", run), 20*time.Second, answerBoxShown)
+		a.x.xdo(t, "type", "--delay", "20", name)
+		a.x.xdo(t, "key", "Return")
+		a.waitPrinted(t, "hello "+name, 10*time.Second)
+		a.waitScreen(t, fmt.Sprintf("run %d: the turtle dialog", run), fmt.Sprintf("e2e-keys-%d-no-dialog.png", run), 20*time.Second, dialogShown)
+		a.x.xdo(t, "type", "--delay", "20", colour)
+		a.x.xdo(t, "key", "Return")
+		a.waitPrinted(t, "colour "+colour, 10*time.Second)
+		// Back in the game: Up reaches its handler.
+		a.waitScreen(t, fmt.Sprintf("run %d: the dialog closes", run), fmt.Sprintf("e2e-keys-%d-dialog-stays.png", run), 10*time.Second,
+			func(img image.Image, win image.Rectangle) bool { return !dialogShown(img, win) })
+		before := strings.Count(a.printed(), "up pressed")
+		a.x.xdo(t, "key", "Up")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if !waitFor(ctx, 100*time.Millisecond, func() bool { return strings.Count(a.printed(), "up pressed") > before }) {
+			t.Fatalf("run %d: Up after the dialog did not reach the game (printed %q; screen: %s)", run, a.printed(), savePNG(t, a.x.screenshot(t), "e2e-keys-no-up.png"))
+		}
+		if n := len(a.doneResults()); n != run-1 {
+			t.Fatalf("run %d: the game ended by itself (%d runs done)", run, n)
+		}
+	}
+
+	a.x.xdo(t, "key", "ctrl+Return")
+	play(2, "Bob", "red")
+	savePNG(t, a.x.screenshot(t), "e2e-keys-game.png")
+
+	// Ctrl+Enter while the game has the keys: it runs again.
+	a.x.xdo(t, "key", "ctrl+Return")
+	res := a.waitRuns(t, 2, 15*time.Second)
+	if res["stopped"] != true {
+		t.Fatalf("Ctrl+Enter during the game: the first game should be stopped for the new run, got %v", res)
+	}
+	play(3, "Ann", "blue")
+
+	// Escape while the game has the keys: Stop.
+	a.x.xdo(t, "key", "Escape")
+	res = a.waitRuns(t, 3, 15*time.Second)
+	if res["stopped"] != true {
+		t.Fatalf("Escape during the game did not stop it: %v", res)
+	}
+	if out, _ := res["stdout"].(string); !strings.Contains(out, "hello Ann") || !strings.Contains(out, "game over") {
+		t.Fatalf("the stopped game's output: %q (stopping closes its window, so the code after mainloop runs)", out)
+	}
+	savePNG(t, a.x.screenshot(t), "e2e-keys-stopped.png")
+}
