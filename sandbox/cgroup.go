@@ -21,7 +21,9 @@ type Containment struct {
 	// per-process limits with tighter process counts, see docs/sandbox-limits.md).
 	Mechanism string `json:"mechanism"`
 	// Bounds lists what is bounded for the run as a whole: "memory"
-	// (including shared memory, tmpfs and kernel memory), "processes", "cpu".
+	// (including shared memory, tmpfs and kernel memory), "processes",
+	// "cpu"; and "cpu-ceiling" where all runs of the app together have a
+	// CPU weight below the app's and one core at most.
 	Bounds []string `json:"bounds"`
 	// Detail says where the run groups are made, or why there are none.
 	Detail string `json:"detail"`
@@ -41,6 +43,13 @@ const fallbackMaxProcs = 8
 
 // cgroupControllers are the v1 hierarchies a run group needs.
 var cgroupControllers = []string{"memory", "pids", "cpuacct"}
+
+// cpuController is the hierarchy that holds the CPU weight and ceiling of
+// an app's runs (docs/sandbox-limits.md, "The window keeps the CPU"). It is
+// not needed: without it runs are bounded as before, at nice 10, and
+// Containment does not name "cpu-ceiling". On v1 it is often mounted
+// together with cpuacct, as one hierarchy "cpu,cpuacct".
+const cpuController = "cpu"
 
 // cgroupLayout is where this process sits in the control-group hierarchies.
 type cgroupLayout struct {
@@ -145,7 +154,14 @@ func unescapeMountinfo(s string) string {
 // hierarchy (v2: a single entry under key "").
 type cgroupPlace struct {
 	Version int
+	// Parents maps a v1 controller to its parent (v2: key ""). Controllers
+	// mounted together as one hierarchy share one parent.
 	Parents map[string]string
+	// CPUCeiling says the parent holds cpuCeiling: all runs of the app
+	// together have a low weight and one core at most.
+	CPUCeiling bool
+	// NoCeiling says why not, when the groups exist but CPUCeiling is false.
+	NoCeiling string
 }
 
 // parentPrefix begins the name of every run-group parent. The rest of the
@@ -162,8 +178,8 @@ func v2Parent(l cgroupLayout, name string) string {
 }
 
 // v1Parents are the directories under which run groups are made in each v1
-// hierarchy: beside the app's own group, so limits set above the app still
-// hold for its runs.
+// hierarchy: inside the app's own group, so limits set above the app still
+// hold for its runs. The cpu hierarchy is included when it is mounted.
 func v1Parents(l cgroupLayout, name string) (map[string]string, bool) {
 	out := map[string]string{}
 	for _, c := range cgroupControllers {
@@ -173,7 +189,74 @@ func v1Parents(l cgroupLayout, name string) (map[string]string, bool) {
 		}
 		out[c] = path.Join(h.Mount, h.Path, name)
 	}
+	if h, ok := l.V1[cpuController]; ok {
+		out[cpuController] = path.Join(h.Mount, h.Path, name)
+	}
 	return out, true
+}
+
+// The CPU of an app's runs, all together. bwrap's --new-session (and any
+// setsid inside) puts each run in an autogroup of its own, and nice orders
+// tasks only within one autogroup, so nice 10 alone left a desktop program
+// 16% of its CPU beside four sandboxed loops. A control group is scheduled
+// as one entity beside the app and the rest of the desktop: its weight is
+// a fifth of a default group's, so on a single busy core the window keeps
+// five sixths of it, and its ceiling is one core for all runs of the app
+// together. The ceiling is the app's, not each run's: four runs each held
+// to a core would still take four cores of a four-core machine. The
+// weight holds against every busy program on the machine, not only the
+// window, so it is not lower: at a tenth, on a machine loaded with other
+// work, the self-test's probes ran out of their wall clock.
+const (
+	runsCPUWeight = 20     // cgroup v2 cpu.weight, of a default group's 100
+	cpuPeriodUsec = 100000 // the kernel's default period
+	runsCPUCores  = 1
+)
+
+// cpuCeiling are the values written into an app's parent of run groups,
+// in the order written (v1 takes the period before the quota).
+func cpuCeiling(version int) []cgroupWrite {
+	period := strconv.Itoa(cpuPeriodUsec)
+	quota := strconv.Itoa(runsCPUCores * cpuPeriodUsec)
+	if version == 2 {
+		return []cgroupWrite{
+			{File: "cpu.weight", Value: strconv.Itoa(runsCPUWeight)},
+			{File: "cpu.max", Value: quota + " " + period},
+		}
+	}
+	return []cgroupWrite{
+		// v1 shares are of 1024 for a default group.
+		{Controller: cpuController, File: "cpu.shares", Value: strconv.Itoa(1024 * runsCPUWeight / 100)},
+		{Controller: cpuController, File: "cpu.cfs_period_us", Value: period},
+		{Controller: cpuController, File: "cpu.cfs_quota_us", Value: quota},
+	}
+}
+
+// scopeCPUProperties ask systemd for cpuCeiling on a scope it delegates:
+// the scope's own cpu files are its manager's to write.
+func scopeCPUProperties() []string {
+	return []string{"-p", "CPUWeight=" + strconv.Itoa(runsCPUWeight), "-p", "CPUQuota=" + strconv.Itoa(runsCPUCores*100) + "%"}
+}
+
+// isParentName says whether a group's name is a parent of run groups: the
+// prefix and 16 hex digits, or an older version's prefix and a pid. Other
+// groups that begin with the prefix (systemd's kidcoder-runs-… and
+// kidcoder-app-… scopes) are never judged or swept as parents.
+func isParentName(name string) bool {
+	rest, ok := strings.CutPrefix(name, parentPrefix)
+	if !ok || rest == "" {
+		return false
+	}
+	hex, digits := len(rest) == 16, true
+	for _, r := range rest {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+		if r > '9' {
+			digits = false
+		}
+	}
+	return hex || digits
 }
 
 // cgroupWrite is one value written into a run group's directory.
@@ -244,13 +327,21 @@ func parseInt(b []byte) int64 {
 
 // containmentOf describes a place (or its absence, with why).
 func containmentOf(place cgroupPlace, why string) Containment {
+	var c Containment
 	switch place.Version {
 	case 2:
-		return Containment{Mechanism: MechCgroup2, Bounds: []string{"memory", "processes", "cpu"}, Detail: place.Parents[""]}
+		c = Containment{Mechanism: MechCgroup2, Bounds: []string{"memory", "processes", "cpu"}, Detail: place.Parents[""]}
 	case 1:
-		return Containment{Mechanism: MechCgroup1, Bounds: []string{"memory", "processes", "cpu"}, Detail: place.Parents["memory"]}
+		c = Containment{Mechanism: MechCgroup1, Bounds: []string{"memory", "processes", "cpu"}, Detail: place.Parents["memory"]}
+	default:
+		return Containment{Mechanism: MechRlimits, Bounds: []string{"cpu"}, Detail: why}
 	}
-	return Containment{Mechanism: MechRlimits, Bounds: []string{"cpu"}, Detail: why}
+	if place.CPUCeiling {
+		c.Bounds = append(c.Bounds, "cpu-ceiling")
+	} else if place.NoCeiling != "" {
+		c.Detail += " (no CPU ceiling: " + place.NoCeiling + ")"
+	}
+	return c
 }
 
 // groupAddressSpace is each process's address-space limit when a control

@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,27 +81,77 @@ func detectContainment() (cgroupPlace, string) {
 // root it is a top-level group of the app's own; otherwise systemd must
 // hand the app a delegated scope (systemd-run --user --scope -p Delegate=yes).
 func prepareV2(l cgroupLayout) (cgroupPlace, error) {
-	need := []string{"memory", "pids"}
+	place := cgroupPlace{Version: 2}
 	var parent string
 	if os.Geteuid() == 0 {
-		if err := enableControllers(l.V2Mount, need); err != nil {
+		if err := enableControllers(l.V2Mount, v2Need); err != nil {
 			return cgroupPlace{}, err
 		}
 		removeStaleParents(l.V2Mount)
 		var err error
-		if parent, err = makeParent(l.V2Mount, ""); err != nil {
+		if parent, err = makeParent(l.V2Mount); err != nil {
 			return cgroupPlace{}, err
 		}
+		place.NoCeiling = errText(ceilV2(l.V2Mount, parent))
 	} else {
 		var err error
 		if parent, err = delegatedScope(l); err != nil {
 			return cgroupPlace{}, err
 		}
+		// systemd wrote the scope's ceiling (scopeCPUProperties) where the
+		// user's manager has the cpu controller; elsewhere it could not.
+		place.NoCeiling = errText(ceilingHolds(2, map[string]string{"": parent}))
 	}
-	if err := enableControllers(parent, need); err != nil {
+	if err := enableControllers(parent, v2Need); err != nil {
 		return cgroupPlace{}, err
 	}
-	return cgroupPlace{Version: 2, Parents: map[string]string{"": parent}}, nil
+	place.Parents = map[string]string{"": parent}
+	place.CPUCeiling = place.NoCeiling == ""
+	return place, nil
+}
+
+// v2Need are the controllers a v2 parent enables for its run groups.
+var v2Need = []string{"memory", "pids"}
+
+// ceilV2 gives a parent this process made in base its CPU weight and
+// ceiling; the cpu controller is turned on in base for that, if it can be.
+func ceilV2(base, parent string) error {
+	if err := enableControllers(base, []string{cpuController}); err != nil {
+		return err
+	}
+	return writeCeiling(2, map[string]string{"": parent})
+}
+
+// writeCeiling writes cpuCeiling into the parents.
+func writeCeiling(version int, parents map[string]string) error {
+	for _, w := range cpuCeiling(version) {
+		if err := os.WriteFile(filepath.Join(parents[w.Controller], w.File), []byte(w.Value), 0o644); err != nil {
+			return fmt.Errorf("%s: %w", w.File, err)
+		}
+	}
+	return nil
+}
+
+// ceilingHolds says whether the parents hold cpuCeiling.
+func ceilingHolds(version int, parents map[string]string) error {
+	for _, w := range cpuCeiling(version) {
+		b, err := os.ReadFile(filepath.Join(parents[w.Controller], w.File))
+		if err != nil {
+			return err
+		}
+		if got := strings.TrimSpace(string(b)); got != w.Value {
+			return fmt.Errorf("%s is %q", w.File, got)
+		}
+	}
+	return nil
+}
+
+// errText is err's message, "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // enableControllers turns the controllers on for dir's children.
@@ -192,8 +244,9 @@ func delegatedScope(l cgroupLayout) (string, error) {
 // process. The unit's name is random like a parent's: two instances in
 // different PID namespaces may have the same pid and the same user manager.
 func scopeArgs(name, sleep string) []string {
-	return []string{"--user", "--scope", "--quiet", "--collect", "-p", "Delegate=yes",
-		"--unit=" + strings.Replace(name, parentPrefix, "kidcoder-runs-", 1), "--", sleep, "infinity"}
+	a := []string{"--user", "--scope", "--quiet", "--collect", "-p", "Delegate=yes"}
+	a = append(a, scopeCPUProperties()...)
+	return append(a, "--unit="+strings.Replace(name, parentPrefix, "kidcoder-runs-", 1), "--", sleep, "infinity")
 }
 
 // v2PathOf is the unified-hierarchy group in a /proc/PID/cgroup text.
@@ -206,24 +259,43 @@ func v2PathOf(selfCgroup string) string {
 	return ""
 }
 
-// prepareV1 makes the parents of run groups in the memory, pids and cpuacct
-// hierarchies; v1 hierarchies belong to root.
+// prepareV1 makes the parents of run groups in the memory, pids, cpuacct
+// and (where mounted) cpu hierarchies, one per hierarchy: controllers
+// mounted together share it. v1 hierarchies belong to root.
 func prepareV1(l cgroupLayout) (cgroupPlace, error) {
 	dirs, ok := v1Parents(l, "")
 	if !ok {
 		return cgroupPlace{}, errors.New("the memory, pids and cpuacct controllers are not all mounted")
 	}
-	parents := map[string]string{}
-	for _, c := range cgroupControllers {
-		removeStaleParents(dirs[c])
-		p, err := makeParent(dirs[c], c)
+	place := cgroupPlace{Version: 1, Parents: map[string]string{}}
+	made := map[string]string{} // hierarchy directory -> the parent made in it
+	swept := map[string]bool{}
+	for _, c := range append(append([]string{}, cgroupControllers...), cpuController) {
+		d, ok := dirs[c]
+		if !ok {
+			place.NoCeiling = "the cpu controller is not mounted"
+			continue
+		}
+		if p, ok := made[d]; ok {
+			place.Parents[c] = p
+			continue
+		}
+		if m := l.V1[c].Mount; !swept[m] {
+			swept[m] = true
+			removeStaleParentsUnder(m)
+		}
+		p, err := makeParent(d)
 		if err != nil {
+			if c == cpuController {
+				place.NoCeiling = err.Error()
+				continue
+			}
 			return cgroupPlace{}, err
 		}
-		parents[c] = p
+		made[d], place.Parents[c] = p, p
 	}
 	// The memory controller must accept a limit here, or nothing is bounded.
-	probe := filepath.Join(parents["memory"], "probe")
+	probe := filepath.Join(place.Parents["memory"], "probe")
 	if err := os.Mkdir(probe, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return cgroupPlace{}, err
 	}
@@ -232,7 +304,13 @@ func prepareV1(l cgroupLayout) (cgroupPlace, error) {
 	if err != nil {
 		return cgroupPlace{}, err
 	}
-	return cgroupPlace{Version: 1, Parents: parents}, nil
+	if _, ok := place.Parents[cpuController]; ok {
+		// Runs stay in the cpu parent even without the ceiling: there they
+		// are one entity to the scheduler, not an autogroup each.
+		place.NoCeiling = errText(writeCeiling(1, place.Parents))
+	}
+	place.CPUCeiling = place.NoCeiling == ""
+	return place, nil
 }
 
 // Liveness of a parent. Each instance holds an exclusive flock on every
@@ -243,7 +321,8 @@ func prepareV1(l cgroupLayout) (cgroupPlace, error) {
 // one.
 var (
 	lockMu sync.Mutex
-	// parentLocks holds the locked parent directories by controller ("" for v2).
+	// parentLocks holds the locked parent directories by the directory
+	// they were made in: one per hierarchy.
 	parentLocks = map[string]*os.File{}
 )
 
@@ -257,11 +336,11 @@ func parentName() string {
 }
 
 // makeParent makes a parent with a fresh name in dir and holds its lock
-// for controller c ("" for v2). The lock is taken after mkdir, so
-// another instance sweeping dir may take it first and remove the
-// directory: the parent is ours only once it is locked and still the
+// in place of any parent made in dir before. The lock is taken after
+// mkdir, so another instance sweeping dir may take it first and remove
+// the directory: the parent is ours only once it is locked and still the
 // directory at its path; otherwise another name is tried.
-func makeParent(dir, c string) (string, error) {
+func makeParent(dir string) (string, error) {
 	var last error
 	for try := 0; try < 8; try++ {
 		p := filepath.Join(dir, parentName())
@@ -285,10 +364,10 @@ func makeParent(dir, c string) (string, error) {
 			continue
 		}
 		lockMu.Lock()
-		if old := parentLocks[c]; old != nil {
+		if old := parentLocks[dir]; old != nil {
 			old.Close()
 		}
-		parentLocks[c] = f
+		parentLocks[dir] = f
 		lockMu.Unlock()
 		return p, nil
 	}
@@ -325,15 +404,16 @@ func removeStaleParents(dir string) {
 		return
 	}
 	for _, e := range ents {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), parentPrefix) {
+		if !e.IsDir() || !isParentName(e.Name()) {
 			continue
 		}
 		stale := filepath.Join(dir, e.Name())
 		// A parent named after a pid is an older version's, which holds no
 		// lock: it is judged as that version did, and what runs in it is
 		// never killed.
-		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), parentPrefix))
-		legacy := err == nil
+		rest := strings.TrimPrefix(e.Name(), parentPrefix)
+		pid, err := strconv.Atoi(rest)
+		legacy := err == nil && len(rest) != 16 // 16 random digits are no pid
 		if legacy && syscall.Kill(pid, 0) == nil {
 			continue
 		}
@@ -358,6 +438,41 @@ func removeStaleParents(dir string) {
 	}
 }
 
+// removeStaleParentsUnder sweeps every group of a v1 hierarchy that holds
+// parents. An app makes its parents inside its own group, which differs
+// from one login session or service to the next, so the app that comes
+// next may live elsewhere in the tree than the one that died. The walk
+// does not go into parents, and is bounded in depth and breadth.
+func removeStaleParentsUnder(root string) {
+	const maxDepth, maxGroups = 16, 4096
+	seen := 0
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		holds := false
+		for _, e := range ents {
+			if !e.IsDir() {
+				continue
+			}
+			if isParentName(e.Name()) {
+				holds = true
+				continue
+			}
+			if depth < maxDepth && seen < maxGroups {
+				seen++
+				walk(filepath.Join(dir, e.Name()), depth+1)
+			}
+		}
+		if holds {
+			removeStaleParents(dir)
+		}
+	}
+	walk(root, 0)
+}
+
 // liveParents returns the place with every parent that has vanished made
 // again (someone removed it, or the whole group tree was reset): runs go
 // on instead of failing for the rest of the process's life.
@@ -369,14 +484,19 @@ func liveParents() (cgroupPlace, error) {
 	contMu.Lock()
 	defer contMu.Unlock()
 	place = contPlace
-	fresh := cgroupPlace{Version: place.Version, Parents: map[string]string{}}
-	changed := false
-	for c, p := range place.Parents {
-		fresh.Parents[c] = p
-		if parentHeld(c, p) {
+	fresh := place
+	fresh.Parents = map[string]string{}
+	remade := map[string]string{} // vanished parent -> the one made for it
+	for _, c := range slices.Sorted(maps.Keys(place.Parents)) {
+		p := place.Parents[c]
+		if np, ok := remade[p]; ok { // controllers mounted together
+			fresh.Parents[c] = np
 			continue
 		}
-		changed = true
+		if parentHeld(p) {
+			fresh.Parents[c] = p
+			continue
+		}
 		var np string
 		var err error
 		if place.Version == 2 && os.Geteuid() != 0 {
@@ -385,31 +505,39 @@ func liveParents() (cgroupPlace, error) {
 			if l, err = ownLayout(); err == nil {
 				var fp cgroupPlace
 				if fp, err = prepareV2(l); err == nil {
-					np = fp.Parents[""]
+					np, fresh.CPUCeiling, fresh.NoCeiling = fp.Parents[""], fp.CPUCeiling, fp.NoCeiling
 				}
 			}
 		} else {
-			np, err = makeParent(filepath.Dir(p), c)
+			np, err = makeParent(filepath.Dir(p))
 			if err == nil && place.Version == 2 {
-				err = enableControllers(np, []string{"memory", "pids"})
+				if err = enableControllers(np, v2Need); err == nil {
+					fresh.NoCeiling = errText(ceilV2(filepath.Dir(np), np))
+				}
 			}
 		}
 		if err != nil {
 			return place, err
 		}
+		remade[p] = np
 		fresh.Parents[c] = np
 	}
-	if changed {
-		contPlace = fresh
-		contInfo = containmentOf(fresh, "")
+	if len(remade) == 0 {
+		return fresh, nil
 	}
+	if _, ok := remade[place.Parents[cpuController]]; ok && place.Version == 1 {
+		fresh.NoCeiling = errText(writeCeiling(1, fresh.Parents))
+	}
+	fresh.CPUCeiling = fresh.NoCeiling == ""
+	contPlace = fresh
+	contInfo = containmentOf(fresh, "")
 	return fresh, nil
 }
 
 // parentHeld says whether p is still the directory whose lock this process holds.
-func parentHeld(c, p string) bool {
+func parentHeld(p string) bool {
 	lockMu.Lock()
-	f := parentLocks[c]
+	f := parentLocks[filepath.Dir(p)]
 	lockMu.Unlock()
 	now, err := os.Stat(p)
 	if err != nil {
@@ -444,11 +572,13 @@ type runGroup struct {
 func newRunGroup(place cgroupPlace, p Policy) (*runGroup, error) {
 	name := "run-" + strconv.FormatInt(runSeq.Add(1), 10)
 	g := &runGroup{version: place.Version, dirs: map[string]string{}}
-	for c, parent := range place.Parents {
-		d := filepath.Join(parent, name)
-		if err := os.Mkdir(d, 0o755); err != nil {
-			g.remove()
-			return nil, err
+	for _, c := range slices.Sorted(maps.Keys(place.Parents)) {
+		d := filepath.Join(place.Parents[c], name)
+		if !slices.Contains(g.each(), d) { // controllers mounted together share it
+			if err := os.Mkdir(d, 0o755); err != nil {
+				g.remove()
+				return nil, err
+			}
 		}
 		g.dirs[c] = d
 	}
@@ -462,9 +592,21 @@ func newRunGroup(place cgroupPlace, p Policy) (*runGroup, error) {
 	return g, nil
 }
 
+// each is the group's directories, one per hierarchy.
+func (g *runGroup) each() []string {
+	var out []string
+	for _, d := range g.dirs {
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // attach moves processes into the group; every hierarchy or none counts.
 func (g *runGroup) attach(pids ...int) error {
-	for _, d := range g.dirs {
+	for _, d := range g.each() {
 		for _, pid := range pids {
 			if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0o644); err != nil {
 				return err
@@ -498,7 +640,7 @@ func (g *runGroup) usage() cgroupUsage {
 // killAll SIGKILLs every process in the group: at once through
 // cgroup.kill where the kernel has it (v2), else one by one as listed.
 func (g *runGroup) killAll() {
-	for _, d := range g.dirs {
+	for _, d := range g.each() {
 		if f, err := os.OpenFile(filepath.Join(d, "cgroup.kill"), os.O_WRONLY, 0); err == nil {
 			_, err = f.Write([]byte("1"))
 			f.Close()
@@ -518,7 +660,7 @@ func (g *runGroup) killAll() {
 // remove deletes the group once its processes are gone; the kernel frees
 // a group's last charges asynchronously, so a busy group is retried briefly.
 func (g *runGroup) remove() {
-	for _, d := range g.dirs {
+	for _, d := range g.each() {
 		for i := 0; i < 50; i++ {
 			if err := os.Remove(d); err == nil || errors.Is(err, os.ErrNotExist) {
 				break

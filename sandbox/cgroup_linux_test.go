@@ -48,6 +48,27 @@ func TestCgroupV2OnRecordedLayout(t *testing.T) {
 		t.Errorf("no memory controller: %v", err)
 	}
 
+	// As root the app makes its parent itself and writes its CPU ceiling,
+	// the cpu controller turned on above it.
+	top := filepath.Join(root, "kidcoder-0123456789abcdef")
+	os.Mkdir(top, 0o755)
+	write(filepath.Join(root, "cgroup.controllers"), "cpuset cpu io memory pids\n")
+	write(filepath.Join(root, "cgroup.subtree_control"), "memory pids\n")
+	if err := ceilV2(root, top); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "cgroup.subtree_control")); string(b) != "+cpu" {
+		t.Errorf("root subtree_control %q", b)
+	}
+	if err := ceilingHolds(2, map[string]string{"": top}); err != nil {
+		t.Error(err)
+	}
+	// Where the cpu controller is not to be had, the runs go without.
+	write(filepath.Join(root, "cgroup.controllers"), "memory pids\n")
+	if err := ceilV2(root, top); err == nil || !strings.Contains(err.Error(), "cpu controller") {
+		t.Errorf("no cpu controller: %v", err)
+	}
+
 	pol := DefaultPolicy()
 	g, err := newRunGroup(cgroupPlace{Version: 2, Parents: map[string]string{"": parent}}, pol)
 	if err != nil {
@@ -102,8 +123,91 @@ func TestCgroupV1OnRecordedLayout(t *testing.T) {
 	}
 }
 
+// A v1 machine with cpu and cpuacct mounted as one hierarchy, recorded as
+// a directory tree: one parent serves both controllers and holds the CPU
+// ceiling, a run group is one directory there, and the sweep before it
+// removed a dead app's parent in another session's group while it kept
+// systemd's scopes of the same prefix.
+func TestCgroupV1CoMountedOnRecordedLayout(t *testing.T) {
+	root := t.TempDir()
+	mounts := map[string]string{"memory": "memory", "pids": "pids", "cpu": "cpu,cpuacct", "cpuacct": "cpu,cpuacct"}
+	own := "/user.slice/user-1000.slice/session-3.scope"
+	l := cgroupLayout{V1: map[string]v1Hierarchy{}}
+	for c, m := range mounts {
+		l.V1[c] = v1Hierarchy{Mount: filepath.Join(root, m), Path: own}
+		if err := os.MkdirAll(filepath.Join(root, m, own), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stale := filepath.Join(root, "memory/user.slice/user-1000.slice/session-2.scope/kidcoder-0123456789abcdef")
+	scope := filepath.Join(root, "cpu,cpuacct/user.slice/user-1000.slice/user@1000.service/kidcoder-runs-0123456789abcdef.scope")
+	for _, d := range []string{filepath.Join(stale, "run-1"), filepath.Join(scope, "holder")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	place, err := prepareV1(l)
+	t.Cleanup(func() {
+		lockMu.Lock()
+		defer lockMu.Unlock()
+		for d, f := range parentLocks {
+			if strings.HasPrefix(d, root) {
+				f.Close()
+				delete(parentLocks, d)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Errorf("the dead app's parent in another session was kept")
+	}
+	if _, err := os.Stat(filepath.Join(scope, "holder")); err != nil {
+		t.Errorf("a systemd scope named kidcoder-runs-… was swept: %v", err)
+	}
+	cpu := place.Parents["cpu"]
+	if cpu == "" || cpu != place.Parents["cpuacct"] || filepath.Dir(cpu) != filepath.Join(root, "cpu,cpuacct", own) {
+		t.Fatalf("parents %v: cpu and cpuacct want one parent in %s", place.Parents, own)
+	}
+	if len(place.Parents) != 4 || !place.CPUCeiling || place.NoCeiling != "" {
+		t.Errorf("place %+v", place)
+	}
+	if err := ceilingHolds(1, place.Parents); err != nil {
+		t.Errorf("ceiling: %v", err)
+	}
+	ents, _ := os.ReadDir(filepath.Dir(cpu))
+	if len(ents) != 1 {
+		t.Errorf("%d entries beside the parent in the cpu,cpuacct hierarchy, want only it", len(ents))
+	}
+	g, err := newRunGroup(place, DefaultPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.dirs["cpu"] != g.dirs["cpuacct"] || len(g.each()) != 3 {
+		t.Errorf("run group dirs %v", g.dirs)
+	}
+	if err := g.attach(4242); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(g.dirs["cpu"], "cgroup.procs")); string(b) != "4242" {
+		t.Errorf("cgroup.procs %q", b)
+	}
+	// Without a cpu hierarchy the runs are bounded as before and say why
+	// there is no ceiling.
+	delete(l.V1, "cpu")
+	place, err = prepareV1(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := place.Parents["cpu"]; ok || place.CPUCeiling || place.NoCeiling != "the cpu controller is not mounted" {
+		t.Errorf("without cpu: %+v", place)
+	}
+}
+
 func TestDelegatedScopeArgs(t *testing.T) {
 	want := []string{"--user", "--scope", "--quiet", "--collect", "-p", "Delegate=yes",
+		"-p", "CPUWeight=20", "-p", "CPUQuota=100%",
 		"--unit=kidcoder-runs-4242", "--", "/usr/bin/sleep", "infinity"}
 	if got := scopeArgs("kidcoder-4242", "/usr/bin/sleep"); !reflect.DeepEqual(got, want) {
 		t.Errorf("scopeArgs = %q", got)

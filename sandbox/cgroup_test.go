@@ -52,6 +52,7 @@ func TestCgroupLayouts(t *testing.T) {
 				"memory":  "/sys/fs/cgroup/memory/process_api/e429e174a69269d97394e0c1a96ae931/kidcoder-77",
 				"pids":    "/sys/fs/cgroup/pids/kidcoder-77",
 				"cpuacct": "/sys/fs/cgroup/cpuacct/kidcoder-77",
+				"cpu":     "/sys/fs/cgroup/cpu/kidcoder-77",
 			},
 		},
 		{
@@ -72,6 +73,7 @@ func TestCgroupLayouts(t *testing.T) {
 				"memory":  "/sys/fs/cgroup/memory/user.slice/user-1000.slice/session-3.scope/kidcoder-77",
 				"pids":    "/sys/fs/cgroup/pids/user.slice/user-1000.slice/session-3.scope/kidcoder-77",
 				"cpuacct": "/sys/fs/cgroup/cpu,cpuacct/user.slice/kidcoder-77",
+				"cpu":     "/sys/fs/cgroup/cpu,cpuacct/user.slice/kidcoder-77", // one hierarchy, one parent
 			},
 		},
 	}
@@ -159,6 +161,57 @@ func TestCgroupCounters(t *testing.T) {
 	}
 	if c := containmentOf(cgroupPlace{Version: 1, Parents: map[string]string{"memory": "/m"}}, ""); c.Mechanism != MechCgroup1 || c.Detail != "/m" {
 		t.Errorf("v1 %+v", c)
+	}
+}
+
+// All runs of an app together: a fifth of a default group's CPU weight
+// and one core, on v2, v1 and through systemd.
+func TestCPUCeiling(t *testing.T) {
+	want2 := []cgroupWrite{
+		{File: "cpu.weight", Value: "20"},
+		{File: "cpu.max", Value: "100000 100000"},
+	}
+	if got := cpuCeiling(2); !reflect.DeepEqual(got, want2) {
+		t.Errorf("v2 ceiling %+v", got)
+	}
+	want1 := []cgroupWrite{
+		{Controller: "cpu", File: "cpu.shares", Value: "204"},
+		{Controller: "cpu", File: "cpu.cfs_period_us", Value: "100000"},
+		{Controller: "cpu", File: "cpu.cfs_quota_us", Value: "100000"},
+	}
+	if got := cpuCeiling(1); !reflect.DeepEqual(got, want1) {
+		t.Errorf("v1 ceiling %+v", got)
+	}
+	if got := scopeCPUProperties(); !reflect.DeepEqual(got, []string{"-p", "CPUWeight=20", "-p", "CPUQuota=100%"}) {
+		t.Errorf("systemd properties %q", got)
+	}
+	c := containmentOf(cgroupPlace{Version: 2, Parents: map[string]string{"": "/g/kidcoder-1"}, CPUCeiling: true}, "")
+	if !reflect.DeepEqual(c.Bounds, []string{"memory", "processes", "cpu", "cpu-ceiling"}) || c.Detail != "/g/kidcoder-1" {
+		t.Errorf("with the ceiling %+v", c)
+	}
+	c = containmentOf(cgroupPlace{Version: 1, Parents: map[string]string{"memory": "/m"}, NoCeiling: "the cpu controller is not mounted"}, "")
+	if !reflect.DeepEqual(c.Bounds, []string{"memory", "processes", "cpu"}) || c.Detail != "/m (no CPU ceiling: the cpu controller is not mounted)" {
+		t.Errorf("without the ceiling %+v", c)
+	}
+}
+
+// Only this package's parents are ever judged stale: systemd's scopes of
+// the same prefix are not.
+func TestIsParentName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"kidcoder-0123456789abcdef":            true,
+		"kidcoder-4242":                        true, // an older version's, named after a pid
+		"kidcoder-runs-0123456789abcdef":       false,
+		"kidcoder-runs-0123456789abcdef.scope": false,
+		"kidcoder-app-0123456789abcdef.scope":  false,
+		"kidcoder-0123456789ABCDEF":            false,
+		"kidcoder-":                            false,
+		"kidcoder-0123456789abcde":             false,
+		"run-1":                                false,
+	} {
+		if got := isParentName(name); got != want {
+			t.Errorf("isParentName(%q) = %v", name, got)
+		}
 	}
 }
 

@@ -2,15 +2,18 @@ package sandbox
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -35,14 +38,14 @@ func TestStaleParentsAreJudgedByLock(t *testing.T) {
 		}
 		return p
 	}
-	ours, err := makeParent(dir, "test-own")
+	ours, err := makeParent(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() {
 		lockMu.Lock()
-		parentLocks["test-own"].Close()
-		delete(parentLocks, "test-own")
+		parentLocks[dir].Close()
+		delete(parentLocks, dir)
 		lockMu.Unlock()
 	}()
 	os.Mkdir(filepath.Join(ours, "run-1"), 0o755)
@@ -238,8 +241,8 @@ func TestInstancesInOtherPIDNamespaces(t *testing.T) {
 	// Ours were never removed and remade: still the very directories first made.
 	now := ownParents()
 	for c, p := range mine {
-		if now[c] != p || !parentHeld(c, p) {
-			t.Errorf("%s parent %s became %s (held: %v)", c, p, now[c], parentHeld(c, p))
+		if now[c] != p || !parentHeld(p) {
+			t.Errorf("%s parent %s became %s (held: %v)", c, p, now[c], parentHeld(p))
 		}
 	}
 	for c, p := range mine {
@@ -264,7 +267,7 @@ func TestRemovedParentIsMadeAgain(t *testing.T) {
 	}
 	before := ownParents()
 	for _, p := range before {
-		if err := os.Remove(p); err != nil {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) { // one parent may serve two controllers
 			t.Fatalf("removing %s: %v", p, err)
 		}
 	}
@@ -274,8 +277,8 @@ func TestRemovedParentIsMadeAgain(t *testing.T) {
 		}
 	}
 	for c, p := range ownParents() {
-		if p == before[c] || !parentHeld(c, p) {
-			t.Errorf("%s parent %s (was %s, held %v)", c, p, before[c], parentHeld(c, p))
+		if p == before[c] || !parentHeld(p) {
+			t.Errorf("%s parent %s (was %s, held %v)", c, p, before[c], parentHeld(p))
 		}
 	}
 	if ContainmentInfo().Detail == "" {
@@ -329,11 +332,180 @@ func TestSweepEndsWhatADeadAppLeft(t *testing.T) {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("stale %s parent %s kept", c, p)
 		}
-		if _, err := os.Stat(mine[c]); err != nil || !parentHeld(c, mine[c]) {
+		if _, err := os.Stat(mine[c]); err != nil || !parentHeld(mine[c]) {
 			t.Errorf("live %s parent %s touched", c, mine[c])
 		}
 	}
 	if err := helloRun(t); err != nil {
 		t.Errorf("run after the sweep: %v", err)
+	}
+}
+
+// TestHelperApp is an app that TestNextAppRemovesWhatDeadAppsLeft starts
+// in a PID namespace of its own; skipped otherwise. "busy" starts a busy
+// loop, says so once it spins and waits to be killed; "hello" runs hello
+// once, says how it went and exits cleanly.
+func TestHelperApp(t *testing.T) {
+	mode, mark := os.Getenv("KIDCODER_TEST_APP"), os.Getenv("KIDCODER_TEST_APP_MARK")
+	if mode == "" {
+		t.Skip("run by TestNextAppRemovesWhatDeadAppsLeft")
+	}
+	if _, err := detectCached(); err != nil {
+		fmt.Printf("first run: %v\n", err)
+		return
+	}
+	containment()
+	for c, p := range ownParents() {
+		fmt.Printf("parent %s %s\n", c, p)
+	}
+	if mode == "hello" {
+		if err := helloRun(t); err != nil {
+			fmt.Printf("first run: %v\n", err)
+			return
+		}
+		fmt.Printf("first run: ok\n")
+		return
+	}
+	_, stop := busyLoopsNamed(t, 1, mark)
+	defer stop()
+	fmt.Printf("spinning\n")
+	time.Sleep(time.Hour) // until the test kills this app
+}
+
+// An app killed mid-run and one that exited cleanly (as kidcoder mcp
+// does when its host closes it) leave parents whose lock is free. The
+// next app, started in another login session's groups and in a PID
+// namespace of its own where it has the dead one's pid (1), finds its
+// first run working, and once that run is done nothing of theirs is left
+// in any hierarchy. On v1 an app's parents are made inside its own group,
+// so the next app must look beyond its own session to find them.
+func TestNextAppRemovesWhatDeadAppsLeft(t *testing.T) {
+	needGroups(t)
+	unshare, err := exec.LookPath("unshare")
+	if err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and unshare")
+	}
+	if err := helloRun(t); err != nil {
+		t.Fatal(err)
+	}
+	mine := ownParents()
+	// A login session of its own for each app: a group beside this
+	// process's in every v1 hierarchy (on v2 as root, parents are top-level
+	// groups wherever the app lives).
+	var sessions [3][]string
+	if ContainmentInfo().Mechanism == MechCgroup1 {
+		l, err := ownLayout()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range sessions {
+			name := "kctest-session-" + strings.TrimPrefix(parentName(), parentPrefix)
+			for c := range mine {
+				h := l.V1[c]
+				d := filepath.Join(h.Mount, h.Path, name)
+				if slices.Contains(sessions[i], d) {
+					continue
+				}
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				sessions[i] = append(sessions[i], d)
+			}
+		}
+	}
+	var theirs []string // every parent of every app started here
+	t.Cleanup(func() {
+		for _, p := range theirs {
+			removeStaleParents(filepath.Dir(p))
+		}
+		for _, s := range sessions {
+			for _, d := range s {
+				if err := os.Remove(d); err != nil && !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("session group %s: %v", d, err)
+				}
+			}
+		}
+	})
+	// start runs an app in session i and in a PID namespace of its own,
+	// and reads its lines until want (or the end).
+	start := func(i int, mode, mark, want string) (*exec.Cmd, []string, []string) {
+		t.Helper()
+		script := `for g in $KC_SESSION; do echo $$ > "$g/cgroup.procs" || exit 1; done; exec "$@"`
+		cmd := exec.Command(unshare, "--pid", "--fork", "--kill-child", "--mount-proc",
+			"/bin/sh", "-c", script, "app-in-session", os.Args[0], "-test.run=^TestHelperApp$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "KIDCODER_TEST_APP="+mode, "KIDCODER_TEST_APP_MARK="+mark,
+			"KC_SESSION="+strings.Join(sessions[i], " "))
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = cmd.Stdout
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var parents, lines []string
+		rd := bufio.NewReader(out)
+		for {
+			line, err := rd.ReadString('\n')
+			lines = append(lines, line)
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "parent" {
+				parents = append(parents, f[2])
+			}
+			if strings.HasPrefix(line, want) || err != nil {
+				break
+			}
+		}
+		theirs = append(theirs, parents...)
+		return cmd, parents, lines
+	}
+	// The app that exits cleanly.
+	mark := "app-" + strings.TrimPrefix(parentName(), parentPrefix)
+	clean, cleanParents, lines := start(0, "hello", "", "first run: ")
+	clean.Wait()
+	if last := lines[len(lines)-1]; last != "first run: ok\n" {
+		t.Fatalf("the first app: %q", lines)
+	}
+	// The app killed mid-run: SIGKILL to the app itself (pid 1 of its
+	// namespace), then a wait until the kernel has ended its sandbox.
+	killed, killedParents, lines := start(1, "busy", mark, "spinning")
+	if last := lines[len(lines)-1]; last != "spinning\n" {
+		killed.Process.Kill()
+		killed.Wait()
+		t.Fatalf("the busy app: %q", lines)
+	}
+	kids, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", killed.Process.Pid, killed.Process.Pid))
+	app, err := strconv.Atoi(strings.TrimSpace(string(kids)))
+	if err != nil {
+		t.Fatalf("the busy app's pid: %q", kids)
+	}
+	syscall.Kill(app, syscall.SIGKILL)
+	killed.Wait()
+	for _, pid := range hostProcessesWith(mark) {
+		if fd, err := unix.PidfdOpen(pid, 0); err == nil {
+			unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, -1)
+			unix.Close(fd)
+		}
+	}
+	if len(cleanParents) == 0 || len(killedParents) != len(cleanParents) {
+		t.Fatalf("parents: clean exit %v, killed %v", cleanParents, killedParents)
+	}
+	// The next app, pid 1 like the killed one.
+	next, nextParents, lines := start(2, "hello", "", "first run: ")
+	next.Wait()
+	if last := lines[len(lines)-1]; last != "first run: ok\n" {
+		t.Fatalf("the next app's first run: %q", lines)
+	}
+	for _, p := range append(cleanParents, killedParents...) {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("a dead app's parent %s is left after the next app's first run", p)
+		}
+		if slices.Contains(nextParents, p) {
+			t.Errorf("the next app took a dead app's parent %s", p)
+		}
+	}
+	for c, p := range mine {
+		if !parentHeld(p) {
+			t.Errorf("this app's live %s parent %s was touched", c, p)
+		}
 	}
 }
