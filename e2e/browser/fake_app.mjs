@@ -134,15 +134,16 @@ export function checker() {
 /**
  * Starts the real Go backend (cmd/kidcoder-devserver, or KIDCODER_DEVSERVER)
  * serving the built frontend, with its own home and settings (English, the
- * given time limit in seconds); stop() ends it and removes the home.
+ * given time limit in seconds, and any `settings` given); `dist` serves
+ * another build than frontend/dist. stop() ends it and removes the home.
  */
-export async function startDevServer(prefix, timeoutSeconds) {
+export async function startDevServer(prefix, timeoutSeconds, { dist = join(repo, 'frontend', 'dist'), settings: more = {} } = {}) {
   const home = mkdtempSync(join(tmpdir(), prefix));
   const settings = join(home, 'settings.json');
   // coursesOffered: the course shelf, which a first start opens by itself, stays shut for the tests.
-  writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds, coursesOffered: true }));
+  writeFileSync(settings, JSON.stringify({ lang: 'en', fontSize: 18, timeoutSeconds, coursesOffered: true, ...more }));
   const bin = process.env.KIDCODER_DEVSERVER || join(repo, 'build', 'bin', 'kidcoder-devserver');
-  const proc = spawn(bin, ['-dist', join(repo, 'frontend', 'dist'), '-settings', settings], {
+  const proc = spawn(bin, ['-dist', dist, '-settings', settings], {
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), LANG: 'C.UTF-8' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

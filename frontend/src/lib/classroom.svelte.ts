@@ -24,7 +24,7 @@ export const STAR_LESSON = '1 star.py';
 /** How long after the star demo the first start's course shelf opens. */
 export const OFFER_DELAY_MS = 2000;
 
-export type PanelName = 'editor' | 'console' | 'drawing' | 'lessons' | 'task';
+export type PanelName = 'editor' | 'console' | 'drawing' | 'lessons' | 'task' | 'vars';
 
 export interface ClassroomOptions {
   schedule?: Scheduler;
@@ -70,7 +70,7 @@ export class Classroom {
   runFailure = $state<string | null>(null);
   /** A short message after saving a file or the settings. */
   toast = $state.raw<Notice | null>(null);
-  panels = $state<Record<PanelName, boolean>>({ editor: true, console: true, drawing: true, lessons: true, task: true });
+  panels = $state<Record<PanelName, boolean>>({ editor: true, console: true, drawing: true, lessons: true, task: true, vars: true });
   settingsOpen = $state(false);
   /** The speed dial: live drawings go at this many times CPython's pace, and step by step plays by it. */
   pace = $state(DEFAULT_PACE);

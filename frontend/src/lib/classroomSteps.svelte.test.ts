@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
 import { EditorView } from '@codemirror/view';
-import type { DrawStep, RunRequest, TraceStep } from './backend';
+import type { DrawStep, RunRequest } from './backend';
+import type { TraceStep } from './contract.gen';
 import { Classroom } from './classroom.svelte';
 import { EventRunDone, EventRunLive, EventRunOutput, EventRunWaiting } from './events';
 import { result, ScriptedBackend } from '../testing/scriptedBackend';
