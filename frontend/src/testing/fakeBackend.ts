@@ -23,7 +23,8 @@ import type {
 } from '../lib/backend';
 import * as GoApp from '../lib/wailsjs/go/app/App';
 import { utf8ToBase64 } from '../lib/base64';
-import { defaultLimits } from '../lib/contract.gen';
+import { defaultLimits, type TraceStep } from '../lib/contract.gen';
+import { codePoints } from '../lib/stepPlayer';
 import { formatSize } from '../lib/sandboxAbout';
 import { createFakeLessons, type FakeLessonsOptions } from './fakeLessons';
 import { EventRunDone, EventRunInputDone, EventRunLive, EventRunOutput, EventRunWaiting, EventStatus, type EventName } from '../lib/events';
@@ -228,7 +229,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
 
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  function startRun(runId: string, code: string, lang: Lang): void {
+  function startRun(runId: string, code: string, lang: Lang, traced = false): void {
     // As the Go app: the window names the run, and an id in use is refused.
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(runId)) throw new Error(`a run id has 1 to 64 letters, digits, '-' and '_': ${JSON.stringify(runId)}`);
     if (runs.has(runId)) throw new Error(`that run id is in use: ${JSON.stringify(runId)}`);
@@ -255,7 +256,13 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
         } else if (events.length < 256) events.push(ev);
       },
     });
-    const out = (text: string, stream: 'stdout' | 'stderr' = 'stdout') => emit(EventRunOutput, { runId, stream, text });
+    let printed = 0;
+    const out = (text: string, stream: 'stdout' | 'stderr' = 'stdout') => {
+      if (stream === 'stdout') printed += codePoints(text);
+      emit(EventRunOutput, { runId, stream, text });
+    };
+    // Step by step: each line the fake gets to is a step of the top level, with no names.
+    const trace: TraceStep[] | null = traced ? [] : null;
     // The live run's drawing as it was sent, for the final picture.
     const drawn: DrawStep[] = [];
     const port: LiveRunPort = {
@@ -285,6 +292,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
         drawing: null,
         limits,
         ...partial,
+        ...(trace ? { trace: { steps: trace, truncated: false } } : {}),
       };
       if (stopped) {
         Object.assign(result, { status: 'killed', exit_code: -1, stopped: true });
@@ -301,6 +309,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
       for (let i = 0; i < lines.length && !stopped; i++) {
         const line = lines[i];
         const n = i + 1;
+        if (line.trim() && !line.trim().startsWith('#')) trace?.push({ i: trace.length, event: 'line', line: n, func: '<module>', depth: 0, vars: {}, out: printed, draw: drawn.length });
         const block = /^\s*(if|for|while|def|elif|else|class)\b/.test(line);
         if (block && !/:\s*(#.*)?$/.test(line)) {
           out(`  File "main.py", line ${n}\n    ${line.trim()}\nSyntaxError: expected ':'\n`, 'stderr');
@@ -381,7 +390,7 @@ export function createFakeBackend(opts: FakeOptions = {}): FakeBackend {
       return () => dropListeners.delete(cb);
     },
     status: async () => status,
-    run: async (req) => startRun(req.runId, req.code, req.lang),
+    run: async (req) => startRun(req.runId, req.code, req.lang, req.trace === true),
     sendInput: async (runId, line) => runs.get(runId)?.input(line),
     sendEvent: async (runId, ev) => {
       const run = runs.get(runId);
