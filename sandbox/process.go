@@ -312,9 +312,15 @@ func (p *Process) accept(s Stream, b []byte) {
 		return
 	}
 	if left := p.spec.Policy.OutputBytes - p.outBytes; int64(len(b)) > left {
-		b = b[:left]
+		// Cut where a character starts: half of one (an emoji, a Chinese
+		// character) would show as "�", and none can follow to finish it.
+		b = b[:charStart(b, int(left))]
 		p.truncated = true
 		p.cancel(errOutputLimit)
+		defer func() {
+			p.outcome.Stdout = wholeChars(p.outcome.Stdout)
+			p.outcome.Stderr = wholeChars(p.outcome.Stderr)
+		}()
 	}
 	if len(b) == 0 {
 		return

@@ -94,6 +94,10 @@ func (c *collector) Output(s sandbox.Stream, data []byte) {
 	}
 }
 
+// dropCut forgets the bytes held back when the output bound ended the run:
+// they start a character the bound cut off, which shown would read "�".
+func (c *collector) dropCut() { c.pending[1], c.pending[2] = nil, nil }
+
 // flush hands over bytes held back at the end of a stream (invalid then,
 // so replaced) and all output the batcher holds, sends the drawing's
 // frames that wait, and closes the state gate: the result says how the

@@ -397,6 +397,9 @@ func (r *Run) Done() <-chan struct{} { return r.done }
 func (r *Run) finish() {
 	out := r.proc.Wait()
 	removeStaging(r.staging)
+	if out.Truncated {
+		r.coll.dropCut()
+	}
 	r.coll.flush()
 	rep := r.coll.report()
 	// The drawing is one this run asked for, within what it asked for.
