@@ -110,7 +110,7 @@ function spills(page) {
     // The bars' buttons stay inside their bar (the column would hide what passes it).
     for (const bar of document.querySelectorAll('.runbar, .stepbar')) {
       const b = bar.getBoundingClientRect();
-      for (const el of bar.querySelectorAll('button, input, .count, .x')) {
+      for (const el of bar.querySelectorAll('button, input, .count')) {
         const r = el.getBoundingClientRect();
         if (r.width && (r.left < b.left - 0.5 || r.right > b.right + 0.5)) bad.push(`${el.className} passes its bar (${Math.round(r.right)} > ${Math.round(b.right)})`);
       }
@@ -294,7 +294,7 @@ async function speedDial(page) {
   await dial.focus();
   await page.keyboard.press('ArrowRight'); // ×2
   await page.keyboard.press('ArrowRight'); // ×4
-  check('the dial shows ×4', (await page.locator('.runbar .dial .x').textContent()) === '×4');
+  check('the dial says ×4', (await dial.getAttribute('aria-valuetext')) === '×4');
   const quick = await page.waitForFunction((ms) => window.__moves.some((m) => m > 0 && m <= Math.ceil(ms / 4)), MOVE_MS, { timeout: 30000 }).then(() => true, () => false);
   let m = await moves(page);
   check('the program draws at CPython’s pace, then at ×4 once the dial moves', m[0] === MOVE_MS && quick && m.every((x) => [MOVE_MS, MOVE_MS / 2, Math.floor(MOVE_MS / 4), Math.ceil(MOVE_MS / 4)].includes(x)), m.join(' '));
@@ -303,7 +303,7 @@ async function speedDial(page) {
   await runBarFits(page, 'drawing');
   await page.setViewportSize({ width: 1280, height: 820 });
   const shown = m.length;
-  await page.locator('.runbar .finish').click();
+  await page.locator('.stage.live .finish').click();
   await page.waitForFunction((n) => window.__runsDone > n, before, { timeout: 60000 });
   m = await moves(page);
   const firstFree = m.indexOf(0);
@@ -314,8 +314,9 @@ async function speedDial(page) {
   const stored = await page.evaluate(() => window.go.app.App.GetSettings());
   check('the dial is kept in the settings', stored.pace === 4, JSON.stringify(stored));
   await page.reload();
-  await page.locator('.runbar .dial .x').waitFor({ timeout: 30000 });
-  check('the dial comes back as it was', (await page.locator('.runbar .dial .x').textContent()) === '×4');
+  await page.locator('.runbar .pace').waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('button.run:not([disabled])'), null, { timeout: 30000 });
+  check('the dial comes back as it was', (await page.locator('.runbar .pace').getAttribute('aria-valuetext')) === '×4');
 }
 
 async function main() {
@@ -337,6 +338,9 @@ async function main() {
     await page.setViewportSize({ width: 800, height: 600 });
     await runBarFits(page, 'idle');
     await page.setViewportSize({ width: 1280, height: 820 });
+    const bar = await page.locator('.runbar').boundingBox();
+    const run = await page.locator('button.run').boundingBox();
+    check('at 1280×820 Run, Stop, 👣 and the dial share one row', bar.height <= run.height + 8, `bar ${bar.height} px, Run ${run.height} px`);
     const at = await stepByStep(page);
     if (at) {
       shots.push(...(await screenshots(page, at)));
