@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"path"
 	"sync"
 
 	"kidcoder/backend/course"
@@ -23,6 +24,36 @@ type CourseView struct {
 	Solved   int    `json:"solved"`
 	Stars    int    `json:"stars"`
 	MaxStars int    `json:"maxStars"`
+	// Steps are its exercises in order with the child's progress in each:
+	// the course map, and where Continue goes (the first not solved).
+	Steps []CourseStep `json:"steps"`
+}
+
+// CourseStep is one exercise of a pack, in the pack's order, with the
+// child's progress in it: a stop on the course map.
+type CourseStep struct {
+	ID    string    `json:"id"`
+	Title text.Text `json:"title"`
+	// Lesson is the exercise's lesson in the lessons folder; "" on the
+	// shelf, where the course is imported (or updated) before one opens.
+	Lesson string `json:"lesson,omitempty"`
+	Solved bool   `json:"solved"`
+	Stars  int    `json:"stars"`
+}
+
+// courseSteps are the exercises of m with their progress; lessons lie in
+// folder (slash-separated, relative to the lessons folder) unless it is "".
+func courseSteps(m packs.Manifest, folder string, prog map[string]packs.ExerciseProgress) []CourseStep {
+	out := make([]CourseStep, 0, len(m.Exercises))
+	for _, ex := range m.Exercises {
+		p := prog[ex.ID]
+		st := CourseStep{ID: ex.ID, Title: ex.Title, Solved: p.Solved, Stars: p.Stars}
+		if folder != "" {
+			st.Lesson = path.Join(folder, ex.ID+".py")
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // CourseShelf is the built-in course as the shelf shows it.
@@ -61,11 +92,20 @@ func (a *App) Courses() (CourseShelf, error) {
 	for _, name := range course.Names() {
 		m := all[name].Manifest
 		v := CourseView{Name: name, Title: m.Title, Description: m.Description, Exercises: len(m.Exercises), MaxStars: 3 * len(m.Exercises)}
+		var prog map[string]packs.ExerciseProgress
 		for _, s := range imported {
 			if s.ID == m.ID {
-				v.Folder, v.Solved, v.Stars = s.Folder, s.Solved, s.Stars
+				v.Folder, prog = s.Folder, s.Progress
 				break
 			}
+		}
+		// Counted over the built-in exercises, which an older import may not have all of yet.
+		v.Steps = courseSteps(m, "", prog)
+		for _, st := range v.Steps {
+			if st.Solved {
+				v.Solved++
+			}
+			v.Stars += st.Stars
 		}
 		shelf.Courses = append(shelf.Courses, v)
 	}

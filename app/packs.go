@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"sync"
 	"time"
@@ -87,6 +88,9 @@ type ExerciseView struct {
 	HintsTotal   int                    `json:"hintsTotal"`
 	Hints        []packs.Hint           `json:"hints"` // revealed so far
 	Progress     packs.ExerciseProgress `json:"progress"`
+	// Steps are the pack's exercises in order, this one among them, with
+	// the child's progress in each: the course map and the next exercise.
+	Steps []CourseStep `json:"steps"`
 }
 
 // exerciseOf finds the pack of lesson rel; (nil, nil, nil) when it has none.
@@ -124,9 +128,11 @@ func (a *App) LessonExercise(rel, lang string) (*ExerciseView, error) {
 	if hints, err := in.ShownHints(ex.ID, lang); err == nil && hints != nil {
 		v.Hints = hints
 	}
-	if prog, err := packs.LoadProgress(in.Dir); err == nil {
+	prog, err := packs.LoadProgress(in.Dir)
+	if err == nil {
 		v.Progress = prog[ex.ID]
 	}
+	v.Steps = courseSteps(in.Manifest, path.Dir(filepath.ToSlash(rel)), prog)
 	return v, nil
 }
 

@@ -118,6 +118,8 @@ export type CheckRequest = Refine<app.CheckRequest, { lang: Lang }>;
 export type CheckOutcome = Refine<app.CheckOutcome, { report: Plain<packs.Report>; progress: ExerciseProgress; run?: RunResult | null }>;
 export type PackSummary = Refine<packs.PackSummary, { last_attempt?: string; progress: Record<string, ExerciseProgress> }>;
 export type CourseView = Plain<app.CourseView>;
+/** One exercise of a pack on the course map; `lesson` is "" on the shelf, where the course is imported before an exercise opens. */
+export type CourseStep = Plain<app.CourseStep>;
 export type CourseShelf = Plain<app.CourseShelf>;
 
 /** The bound methods as the window calls them: the first letter lower-case, plain data in and out. */

@@ -193,7 +193,7 @@ describe('PacksState', () => {
   it('previews, imports and opens the first exercise', async () => {
     const { room } = await started({ lang: 'en' });
     await room.packs.choose();
-    expect(room.packs.preview?.plan.exercises).toHaveLength(1);
+    expect(room.packs.preview?.plan.exercises).toHaveLength(3);
     expect(room.packs.preview?.plan.previous).toBe('');
     await room.packs.confirmImport();
     await settle();

@@ -1,7 +1,7 @@
 // Exercise packs: importing one (preview first), and for a lesson that came
 // from a pack, checking the child's answer, hints and the celebration.
 
-import { problemOf, type Backend, type CheckOutcome, type CourseShelf, type ExerciseView, type Hint, type Lang, type PackPlan, type PackSummary, type RunResult } from './backend';
+import { problemOf, type Backend, type CheckOutcome, type CourseShelf, type CourseStep, type ExerciseView, type Hint, type Lang, type PackPlan, type PackSummary, type RunResult } from './backend';
 import type { MessageKey, Params } from './i18n';
 import { pick, type Notice } from './lessons.svelte';
 
@@ -25,6 +25,17 @@ export interface PacksDeps {
 export function stars(n: number, max = 3): string {
   const k = Math.max(0, Math.min(max, n));
   return '⭐'.repeat(k) + '☆'.repeat(max - k);
+}
+
+/** Where a course goes on: its first exercise not solved, or its first when all are. */
+export function firstOpen(steps: readonly CourseStep[]): CourseStep | null {
+  return steps.find((s) => !s.solved) ?? steps[0] ?? null;
+}
+
+/** The exercise after `id` in its pack, or null after the last. */
+export function stepAfter(steps: readonly CourseStep[], id: string): CourseStep | null {
+  const i = steps.findIndex((s) => s.id === id);
+  return i >= 0 && i + 1 < steps.length ? steps[i + 1] : null;
 }
 
 export class PacksState {
@@ -92,13 +103,33 @@ export class PacksState {
       if (this.exercisePath !== path) return;
       this.outcome = out;
       if (out.run) this.#d.show?.(out.run);
-      this.exercise = { ...this.exercise, progress: out.progress };
+      const ex = this.exercise;
+      // The map's stop for this exercise shows the new stars too.
+      const steps = (ex.steps ?? []).map((s) => (s.id === ex.id ? { ...s, solved: out.progress.solved, stars: out.progress.stars } : s));
+      this.exercise = { ...ex, progress: out.progress, steps };
       if (out.report.passed) this.celebrating = true;
     } catch (e) {
       this.#d.notify({ tone: 'error', text: pick(problemOf(e), this.#d.lang()) });
     } finally {
       this.checking = false;
     }
+  }
+
+  /** The next exercise of the open one's pack, or null for its last. */
+  get next(): CourseStep | null {
+    const ex = this.exercise;
+    return ex ? stepAfter(ex.steps ?? [], ex.id) : null;
+  }
+
+  /** Opens the next exercise of the pack. */
+  async goNext(): Promise<void> {
+    const n = this.next;
+    if (n?.lesson) await this.#d.open(n.lesson);
+  }
+
+  /** Opens an exercise of the open one's pack (the course map in the task panel). */
+  async goTo(step: CourseStep): Promise<void> {
+    if (step.lesson && step.lesson !== this.exercisePath) await this.#d.open(step.lesson);
   }
 
   get moreHints(): boolean {
@@ -207,8 +238,12 @@ export class PacksState {
     }
   }
 
-  /** Imports a built-in pack with one click and opens its first exercise. */
-  async importCourse(name: string): Promise<void> {
+  /**
+   * Imports a built-in pack with one click (or updates it, keeping the
+   * child's code) and opens exercise `id`, else where the course goes on:
+   * its first exercise not solved.
+   */
+  async importCourse(name: string, id?: string): Promise<void> {
     if (this.importingCourse) return;
     this.importingCourse = name;
     try {
@@ -216,7 +251,11 @@ export class PacksState {
       this.closeShelf();
       await this.#d.refresh();
       this.#d.notify({ tone: 'ok', text: this.#d.t('packImported', { title: pick(plan.title, this.#d.lang()) }) });
-      const first = plan.exercises.find((e) => e.new)?.lesson ?? plan.exercises[0]?.lesson;
+      // The progress as it is now, not as when the shelf opened.
+      const shelf = await this.#d.backend.courses().catch(() => this.shelf);
+      if (shelf) this.shelf = shelf;
+      const want = id ?? firstOpen(shelf?.courses.find((c) => c.name === name)?.steps ?? [])?.id;
+      const first = plan.exercises.find((e) => e.id === want)?.lesson ?? plan.exercises[0]?.lesson;
       if (first) await this.#d.open(first);
     } catch (e) {
       this.#d.notify({ tone: 'error', text: pick(problemOf(e), this.#d.lang()) });

@@ -5,6 +5,7 @@
 import type {
   CheckOutcome,
   CourseShelf,
+  CourseStep,
   Deleted,
   ExerciseProgress,
   ExerciseView,
@@ -63,6 +64,29 @@ const STARTERS: Record<string, [string, string]> = {
 const PACK_FOLDER = '形状练习 Shapes';
 const PACK_LESSON = `${PACK_FOLDER}/01-square.py`;
 const PACK_TITLE = { zh: '形状练习', en: 'Shapes' };
+const turns = (code: string, deg: number) => new RegExp(`(left|right)\\(\\s*${deg}\\s*\\)`).test(code);
+const forward = (code: string, n: number) => new RegExp(`forward\\(\\s*${n}\\s*\\)`).test(code);
+/** The example pack's exercises in order: a square, a triangle, and one whose long name must wrap in a narrow sidebar. */
+const PACK_EXERCISES: { id: string; title: { zh: string; en: string }; shape: (code: string) => boolean }[] = [
+  { id: '01-square', title: { zh: '画正方形', en: 'Draw a square' }, shape: (c) => forward(c, 100) && turns(c, 90) },
+  { id: '02-triangle', title: { zh: '三角形', en: 'Triangle' }, shape: (c) => forward(c, 100) && turns(c, 120) },
+  { id: '03-big-square', title: { zh: '用循环画一个大大的正方形', en: 'A big square drawn with a loop' }, shape: (c) => forward(c, 200) && turns(c, 90) },
+];
+const packLesson = (id: string) => `${PACK_FOLDER}/${id}.py`;
+const packExercise = (path: string) => PACK_EXERCISES.find((e) => packLesson(e.id) === path);
+/** The built-in first-steps course's exercises, for the shelf's map. */
+const FIRST_STEPS = [
+  ['你好，世界', 'Hello, world'],
+  ['变量装东西', 'Boxes called variables'],
+  ['问问你的名字', 'What is your name?'],
+  ['明年几岁', 'Next year'],
+  ['猜数字', 'Guess my number'],
+  ['乘法表', 'Times table'],
+  ['倒数发射', 'Countdown'],
+  ['水果列表', 'Fruit list'],
+  ['面积函数', 'An area function'],
+  ['小测验', 'Quiz time'],
+].map(([zh, en], i) => ({ id: `${String(i + 1).padStart(2, '0')}-step`, title: { zh, en }, solved: false, stars: 0 }));
 const PACK_HINTS = [
   { zh: '正方形有 4 条一样长的边，每画一条边就向左转 90 度。', en: 'A square has 4 equal sides: after each side, turn left 90 degrees.' },
   { zh: '用 for _ in range(4): 把画边和转弯重复 4 次。', en: 'Use for _ in range(4): to repeat drawing a side and turning 4 times.' },
@@ -91,14 +115,27 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
   const groups = new Set<string>();
   const trash = new Map<string, { files: Map<string, FileEntry>; groups: string[] }>();
   let state: { open?: string; positions: Record<string, Position> } = { open: opts.remembered, positions: {} };
-  const progress: ExerciseProgress = { solved: false, attempts: 0, stars: 0, hints_shown: 0 };
+  const progress: Record<string, ExerciseProgress> = Object.fromEntries(PACK_EXERCISES.map((e) => [e.id, { solved: false, attempts: 0, stars: 0, hints_shown: 0 }]));
+  const steps = (withLessons: boolean): CourseStep[] =>
+    PACK_EXERCISES.map((e) => ({
+      id: e.id,
+      title: e.title,
+      ...(withLessons ? { lesson: packLesson(e.id) } : {}),
+      solved: progress[e.id].solved,
+      stars: progress[e.id].stars,
+    }));
+  const solvedCount = () => PACK_EXERCISES.filter((e) => progress[e.id].solved).length;
+  const starCount = () => PACK_EXERCISES.reduce((n, e) => n + progress[e.id].stars, 0);
   const dirty = new Set<string>();
 
   const version = () => `v${seq++}`;
   for (const [name, [code, md]] of Object.entries(STARTERS)) files.set(name, { content: name === '1 star.py' ? starDemo : code, version: version(), md });
   const importPack = (lang: Lang) => {
     groups.add(PACK_FOLDER);
-    if (!files.has(PACK_LESSON)) files.set(PACK_LESSON, { content: 'import turtle\n\nt = turtle.Turtle()\n# draw a square here\n', version: version(), md: PACK_MD[lang] });
+    for (const e of PACK_EXERCISES) {
+      const md = e.id === '01-square' ? PACK_MD[lang] : `## ${e.title[lang]}\n\n${lang === 'zh' ? '用海龟画出来。' : 'Draw it with the turtle.'}`;
+      if (!files.has(packLesson(e.id))) files.set(packLesson(e.id), { content: `import turtle\n\nt = turtle.Turtle()\n# ${e.title.en}\n`, version: version(), md });
+    }
   };
   if (opts.packImported) importPack('zh');
   let coursesOffered = !opts.firstStart;
@@ -123,7 +160,8 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
     for (const [p, f] of files) {
       const name = p.slice(p.lastIndexOf('/') + 1, -3);
       const node: LessonNode = { name, path: p, kind: 'lesson', instructions: !!f.md };
-      if (p === PACK_LESSON) node.title = { zh: '画正方形', en: 'Draw a square' };
+      const ex = packExercise(p);
+      if (ex) node.title = ex.title;
       parentNode(p).children!.push(node);
     }
     const sort = (n: LessonNode) => {
@@ -140,22 +178,28 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
     return { path, name: path.slice(path.lastIndexOf('/') + 1, -3), content: f.content, version: f.version, encoding: 'utf-8', needsConversion: false, instructions: f.md };
   }
 
+  const progressOf = (id: string): ExerciseProgress => progress[id];
+
   function checkName(name: string): void {
     if (!name || name.includes('/') || name.startsWith('.') || name.trim() !== name) throw problemError('bad_name');
   }
 
-  function exercise(lang: Lang): ExerciseView {
-    const hints: Hint[] = PACK_HINTS.slice(0, progress.hints_shown).map((h, index) => ({ index, total: PACK_HINTS.length, text: h[lang] }));
+  function exercise(path: string, lang: Lang): ExerciseView | null {
+    const ex = packExercise(path);
+    if (!ex || !files.has(path)) return null;
+    const p = progress[ex.id];
+    const hints: Hint[] = PACK_HINTS.slice(0, p.hints_shown).map((h, index) => ({ index, total: PACK_HINTS.length, text: h[lang] }));
     return {
       packTitle: PACK_TITLE,
       packFolder: PACK_FOLDER,
-      id: '01-square',
-      title: { zh: '画正方形', en: 'Draw a square' },
-      instructions: PACK_MD[lang],
+      id: ex.id,
+      title: ex.title,
+      instructions: files.get(path)!.md,
       checks: PACK_CHECKS.length,
       hintsTotal: PACK_HINTS.length,
       hints,
-      progress: { ...progress },
+      progress: { ...p },
+      steps: steps(true),
     };
   }
 
@@ -167,9 +211,9 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
     author: 'Ms. Li 李老师',
     folder: PACK_FOLDER,
     previous: groups.has(PACK_FOLDER) ? '1.0.0' : '',
-    exercises: [{ id: '01-square', title: { zh: '画正方形', en: 'Draw a square' }, lesson: PACK_LESSON, new: !files.has(PACK_LESSON) }],
-    writes: [`${PACK_FOLDER}/01-square.md`, ...(files.has(PACK_LESSON) ? [] : [PACK_LESSON])],
-    kept: files.has(PACK_LESSON) ? [PACK_LESSON] : [],
+    exercises: PACK_EXERCISES.map((e) => ({ id: e.id, title: e.title, lesson: packLesson(e.id), new: !files.has(packLesson(e.id)) })),
+    writes: PACK_EXERCISES.flatMap((e) => [`${PACK_FOLDER}/${e.id}.md`, ...(files.has(packLesson(e.id)) ? [] : [packLesson(e.id)])]),
+    kept: PACK_EXERCISES.map((e) => packLesson(e.id)).filter((p) => files.has(p)),
   });
 
   return {
@@ -305,11 +349,13 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
         importPack(lang);
         return p;
       },
-      lessonExercise: async (path: string, lang: Lang) => (path === PACK_LESSON && files.has(path) ? exercise(lang) : null),
+      lessonExercise: async (path: string, lang: Lang) => exercise(path, lang),
       checkLesson: async (req: { path: string; code: string; lang: Lang }): Promise<CheckOutcome> => {
         await new Promise((r) => setTimeout(r, 150));
+        const ex = packExercise(req.path) ?? PACK_EXERCISES[0];
+        const progress = progressOf(ex.id);
         const loop = /\bfor\b/.test(req.code);
-        const square = /forward\(\s*100\s*\)/.test(req.code) && /(left|right)\(\s*90\s*\)/.test(req.code);
+        const square = ex.shape(req.code);
         const oks = [square, loop, square];
         const passed = oks.every(Boolean);
         progress.attempts++;
@@ -320,14 +366,15 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
         progress.last_attempt = new Date().toISOString();
         return {
           report: {
-            exercise: '01-square',
+            exercise: ex.id,
             passed,
             results: oks.map((ok, index) => ({ index, type: index === 1 ? 'source' : 'turtle', ok, message: ok ? undefined : PACK_CHECKS[index][req.lang] })),
           },
           progress: { ...progress },
         };
       },
-      revealHint: async (_path: string, lang: Lang): Promise<Hint> => {
+      revealHint: async (path: string, lang: Lang): Promise<Hint> => {
+        const progress = progressOf(packExercise(path)?.id ?? '01-square');
         if (progress.hints_shown < PACK_HINTS.length) progress.hints_shown++;
         const i = progress.hints_shown - 1;
         return { index: i, total: PACK_HINTS.length, text: PACK_HINTS[i][lang] };
@@ -338,11 +385,12 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
             name: 'turtle-shapes',
             title: PACK_TITLE,
             description: { zh: '用海龟画正方形、三角形和星星。', en: 'Draw squares, triangles and stars with the turtle.' },
-            exercises: 1,
+            exercises: PACK_EXERCISES.length,
             folder: groups.has(PACK_FOLDER) ? PACK_FOLDER : undefined,
-            solved: progress.solved ? 1 : 0,
-            stars: progress.stars,
-            maxStars: 3,
+            solved: solvedCount(),
+            stars: starCount(),
+            maxStars: 3 * PACK_EXERCISES.length,
+            steps: steps(false),
           },
           {
             name: 'first-steps',
@@ -352,6 +400,7 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
             solved: 0,
             stars: 0,
             maxStars: 30,
+            steps: FIRST_STEPS,
           },
         ],
         offer: !coursesOffered && !groups.has(PACK_FOLDER),
@@ -373,14 +422,14 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
                 id: 'example.shapes',
                 version: '1.0.0',
                 title: PACK_TITLE,
-                exercises: 1,
-                solved: progress.solved ? 1 : 0,
-                attempts: progress.attempts,
-                stars: progress.stars,
-                max_stars: 3,
-                hints_shown: progress.hints_shown,
-                last_attempt: progress.last_attempt,
-                progress: { '01-square': { ...progress } },
+                exercises: PACK_EXERCISES.length,
+                solved: solvedCount(),
+                attempts: PACK_EXERCISES.reduce((n, e) => n + progress[e.id].attempts, 0),
+                stars: starCount(),
+                max_stars: 3 * PACK_EXERCISES.length,
+                hints_shown: PACK_EXERCISES.reduce((n, e) => n + progress[e.id].hints_shown, 0),
+                last_attempt: PACK_EXERCISES.map((e) => progress[e.id].last_attempt).filter(Boolean).sort().at(-1),
+                progress: Object.fromEntries(PACK_EXERCISES.map((e) => [e.id, { ...progress[e.id] }])),
               },
             ]
           : [],

@@ -50,6 +50,44 @@ export namespace app {
 	        this.lang = source["lang"];
 	    }
 	}
+	export class CourseStep {
+	    id: string;
+	    title: text.Text;
+	    lesson?: string;
+	    solved: boolean;
+	    stars: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CourseStep(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = this.convertValues(source["title"], text.Text);
+	        this.lesson = source["lesson"];
+	        this.solved = source["solved"];
+	        this.stars = source["stars"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class CourseView {
 	    name: string;
 	    title: text.Text;
@@ -59,6 +97,7 @@ export namespace app {
 	    solved: number;
 	    stars: number;
 	    maxStars: number;
+	    steps: CourseStep[];
 	
 	    static createFrom(source: any = {}) {
 	        return new CourseView(source);
@@ -74,6 +113,7 @@ export namespace app {
 	        this.solved = source["solved"];
 	        this.stars = source["stars"];
 	        this.maxStars = source["maxStars"];
+	        this.steps = this.convertValues(source["steps"], CourseStep);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -127,6 +167,7 @@ export namespace app {
 		}
 	}
 	
+	
 	export class Draft {
 	    path: string;
 	    content: string;
@@ -155,6 +196,7 @@ export namespace app {
 	    hintsTotal: number;
 	    hints: packs.Hint[];
 	    progress: packs.ExerciseProgress;
+	    steps: CourseStep[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ExerciseView(source);
@@ -171,6 +213,7 @@ export namespace app {
 	        this.hintsTotal = source["hintsTotal"];
 	        this.hints = this.convertValues(source["hints"], packs.Hint);
 	        this.progress = this.convertValues(source["progress"], packs.ExerciseProgress);
+	        this.steps = this.convertValues(source["steps"], CourseStep);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
