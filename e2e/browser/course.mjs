@@ -34,7 +34,7 @@ const cutText = (page, selector, clipper) =>
           if (r.width === 0) return false;
           const c = el.closest(clipper)?.getBoundingClientRect();
           const outside = c && (r.left < c.left - 0.5 || r.right > c.right + 0.5);
-          return el.scrollWidth > el.clientWidth + 1 || outside || getComputedStyle(el).textOverflow === 'ellipsis';
+          return el.scrollWidth > el.clientWidth + 1 || outside;
         })
         .map((el) => el.textContent),
     [selector, clipper],
