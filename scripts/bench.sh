@@ -40,6 +40,33 @@ show(sys.argv[2], "hello_ratio", a / b, "kidcoder run / python3 -I")
 PYEOF
 
 echo
+echo "== step by step: a 100,000-line loop, kidcoder run --trace OUT.jsonl vs kidcoder run (target: at most 3x)"
+echo "   the two alternate, 15 runs each, so a machine getting busier weighs on both alike"
+printf 'total = 0\nfor i in range(49998):\n    total += i\nprint(total)\n' > "$tmp/loop.py"
+$PY - build/bin/kidcoder "$tmp/loop.py" "$tmp/loop.jsonl" "$now" <<'PYEOF'
+import os, statistics, subprocess, sys, time
+sys.path.insert(0, "scripts")
+from benchfig import show
+kc, prog, out, now = sys.argv[1:]
+def once(args):
+    t = time.perf_counter()
+    subprocess.run([kc, "run"] + args + [prog], check=True, stdout=subprocess.DEVNULL)
+    return (time.perf_counter() - t) * 1000
+traced, plain = [], []
+for i in range(17):
+    a, b = once(["--trace", out]), once([])
+    if i >= 2:  # two to warm up
+        traced.append(a)
+        plain.append(b)
+t, p = statistics.median(traced), statistics.median(plain)
+steps = sum(1 for _ in open(out, encoding="utf-8"))
+show(now, "trace_loop_ms", t, "kidcoder run --trace, %d steps, median" % steps)
+show(now, "trace_loop_plain_ms", p, "kidcoder run, the same loop, median")
+show(now, "trace_ratio", t / p, "traced / untraced")
+show(now, "trace_jsonl_mb", os.path.getsize(out) / 1e6, "the trace's JSONL")
+PYEOF
+
+echo
 echo "== run_python hello round trip within one kidcoder mcp session vs kidcoder run hello.py (target: at most 1.2x)"
 echo "   apart: 300 ms between calls, as a tutor's come; back-to-back: the next call at once"
 KIDCODER_BIN="$PWD/build/bin/kidcoder" go test -run '^$' -bench BenchmarkMCPHello -benchtime 30x ./backend/mcpserver/ |
