@@ -270,3 +270,22 @@ raise SystemExit(3)
 		}
 	}
 }
+
+// A traced run on a warm sandbox (the window's and run_python's way) is
+// traced as a cold one: the go line asks for it.
+func TestWarmRunTrace(t *testing.T) {
+	e := warmEngine(t, testEngine(t).Policy())
+	e.KeepWarm(Warmth{})
+	awaitWarm(t, e)
+	res := startOn(t, e, "x = 1\ny = x + 1\n", Request{Name: "w.py", Trace: true}).Wait()
+	if e.warm.taken.Load() != 1 {
+		t.Fatalf("%d runs took a warm sandbox, want 1", e.warm.taken.Load())
+	}
+	if res.Status != "ok" || res.Trace == nil || len(res.Trace.Steps) != 2 || string(res.Trace.Steps[1].Vars) != `{"x":"1"}` {
+		t.Fatalf("%s %+v", res.Status, res.Trace)
+	}
+	awaitWarm(t, e)
+	if res := startOn(t, e, "x = 1\n", Request{Name: "w.py"}).Wait(); res.Trace != nil || e.warm.taken.Load() != 2 {
+		t.Fatalf("an untraced warm run: %+v, %d taken", res.Trace, e.warm.taken.Load())
+	}
+}
