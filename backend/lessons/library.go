@@ -52,6 +52,12 @@ type openLesson struct {
 // fileID is a file's identity: its device and inode.
 type fileID struct{ dev, ino uint64 }
 
+// sameFile reports whether fi is the file last seen, as far as can be told.
+func (o *openLesson) sameFile(fi fs.FileInfo) bool {
+	id, ok := fileIDOf(fi)
+	return !o.hasID || !ok || id == o.id
+}
+
 // seen notes the file as the lesson is on disk now: its version and identity.
 func (o *openLesson) seen(version string, fi fs.FileInfo) {
 	o.version = version

@@ -306,6 +306,11 @@ func (l *Library) checkOpen(lessons map[string]bool, added []string) []LessonCha
 	}
 	var events []LessonChangedEvent
 	fi, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) && lessons[o.rel] {
+		// Gone since the scan that listed it: the change that took it is
+		// still on its way, and the next look sees where it went.
+		return nil
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		// Gone from its name: renamed (followed, edits and all), or deleted.
 		from := o.rel
@@ -400,7 +405,9 @@ func (l *Library) statLesson(rel, old string) (string, fs.FileInfo, bool) {
 // compareOpen compares the open lesson, at p on disk, with what the editor
 // holds and says what the editor should do (nil: nothing).
 func (l *Library) compareOpen(o *openLesson, p string, fi fs.FileInfo) *LessonChangedEvent {
-	if !o.reported && unchangedStat(o.version, fi) {
+	// Another file put in its place (an editor's atomic save) is read even
+	// when its time and size match: both can, within one clock tick.
+	if !o.reported && unchangedStat(o.version, fi) && o.sameFile(fi) {
 		return nil
 	}
 	b, fi, err := readLimited(p, o.rel)
