@@ -11,7 +11,7 @@ function rects(): { ctx: Paint2D; filled: string[] } {
   const filled: string[] = [];
   const ctx = {
     fillStyle: '',
-    fillRect(x: number, y: number, w: number, h: number) {
+    fillRect(this: { fillStyle: string }, x: number, y: number, w: number, h: number) {
       filled.push(`${this.fillStyle} ${x},${y} ${w}x${h}`);
     },
   } as unknown as Paint2D;
