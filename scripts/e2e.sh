@@ -11,6 +11,11 @@ test "${PIPESTATUS[0]}" -eq 0
 node e2e/browser/real_backend.mjs
 node e2e/browser/live_drawing.mjs
 node e2e/browser/console_flood.mjs
+node e2e/browser/console_keeps.mjs
+node e2e/browser/game_keys.mjs
+node e2e/browser/language.mjs
+node e2e/browser/course.mjs
+node e2e/browser/real_course.mjs
 node e2e/browser/real_live.mjs
 (cd frontend && node tests/screenshots.mjs)
 node e2e/browser/card.mjs
