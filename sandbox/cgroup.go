@@ -199,14 +199,17 @@ func v1Parents(l cgroupLayout, name string) (map[string]string, bool) {
 // setsid inside) puts each run in an autogroup of its own, and nice orders
 // tasks only within one autogroup, so nice 10 alone left a desktop program
 // 16% of its CPU beside four sandboxed loops. A control group is scheduled
-// as one entity beside the app and the rest of the desktop: its weight is
-// a fifth of a default group's, so on a single busy core the window keeps
-// five sixths of it, and its ceiling is one core for all runs of the app
-// together. The ceiling is the app's, not each run's: four runs each held
-// to a core would still take four cores of a four-core machine. The
-// weight holds against every busy program on the machine, not only the
-// window, so it is not lower: at a tenth, on a machine loaded with other
-// work, the self-test's probes ran out of their wall clock.
+// as one entity beside the app and the rest of the desktop, whatever
+// sessions its tasks make. Its ceiling is one core for all runs of the app
+// together: the app's, not each run's, since four runs each held to a core
+// would still take four cores of a four-core machine. On a machine of two
+// cores or more the ceiling is what keeps the window a core. Its weight is
+// a fifth of a default group's: where the window and the runs want the
+// same core, the window gets five sixths of it. The weight holds against
+// every busy program on the machine, not only the window, and a run kept
+// waiting for a core still spends its wall clock, so it is not lower: at a
+// tenth, on a 2-core machine loaded with other work, the self-test's
+// probes ran out of their wall clock.
 const (
 	runsCPUWeight = 20     // cgroup v2 cpu.weight, of a default group's 100
 	cpuPeriodUsec = 100000 // the kernel's default period

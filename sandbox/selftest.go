@@ -43,6 +43,13 @@ type probeHost struct {
 // probeProcs is the process limit the process-limit probe runs under.
 const probeProcs = 8
 
+// probeWall is each probe's wall clock. No probe's verdict rests on the
+// clock, and runs wait for a core behind every busy program on the machine
+// (their CPU weight is a fifth of a default group's): on a loaded machine
+// a probe takes longer rather than failing the check, which would keep the
+// app from running any code.
+const probeWall = time.Minute
+
 var probes = []probe{
 	{
 		name: "write_outside_scratch", kind: "block",
@@ -353,6 +360,7 @@ func runProbe(ctx context.Context, h *probeHost, python string, pr probe) Probe 
 	}
 	pol := DefaultPolicy()
 	pol.MaxProcs = probeProcs
+	pol.WallTime = probeWall
 	if pr.policy != nil {
 		pr.policy(&pol)
 	}
