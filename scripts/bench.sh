@@ -174,6 +174,17 @@ gofig "$tmp/flood.txt" FloodEcho ms-echo-median flood_echo_median_ms "echo durin
 gofig "$tmp/flood.txt" FloodEcho ms-echo-max flood_echo_max_ms "echo during a flood, worst"
 gofig "$tmp/flood.txt" FloodEcho ms-echo-idle flood_echo_idle_ms "echo in the idle window"
 
+echo
+echo "== the window keeps the CPU: a normal program's busy loop beside four sandboxed busy loops, its CPU over its wall time (target: at least 80%),"
+echo "   on every core and on one (taskset -c 0, where only the runs' CPU weight holds them back); each round measures it alone first"
+go test -run '^$' -bench BenchmarkNormalShareBesideLoops -benchtime 3x ./sandbox/ | tee "$tmp/share.txt" | grep '^Benchmark'
+taskset -c 0 go test -run '^$' -bench BenchmarkNormalShareBesideLoops -benchtime 3x ./sandbox/ | tee "$tmp/share1.txt" | grep '^Benchmark'
+gofig "$tmp/share.txt" NormalShareBesideLoops %-normal-share normal_share_pct "normal program beside 4 runs, median"
+gofig "$tmp/share.txt" NormalShareBesideLoops %-normal-share-alone normal_share_alone_pct "the same program alone"
+gofig "$tmp/share.txt" NormalShareBesideLoops runs-cores runs_cores "the 4 runs together"
+gofig "$tmp/share1.txt" NormalShareBesideLoops %-normal-share normal_share_one_core_pct "on one core: normal program beside 4 runs"
+gofig "$tmp/share1.txt" NormalShareBesideLoops %-normal-share-alone normal_share_one_core_alone_pct "on one core: the same program alone"
+
 if [ "$update" = 1 ]; then
   echo
   $PY scripts/benchfig.py update "$now"
