@@ -37,7 +37,7 @@ func busyLoopsNamed(tb testing.TB, n int, name string) (runs []*Process, stop fu
 				spinning <- struct{}{}
 			}
 		}
-		prog := "import sys\nprint('spinning', flush=True)\nwhile True: pass\n"
+		prog := "print('spinning', flush=True)\nwhile True: pass\n"
 		spec := Spec{
 			Policy: p,
 			Python: testPython,
@@ -62,12 +62,16 @@ func busyLoopsNamed(tb testing.TB, n int, name string) (runs []*Process, stop fu
 			r.Wait()
 		}
 	}
+	ended := make(chan *Process, n)
+	for _, r := range runs {
+		go func() { <-r.Done(); ended <- r }()
+	}
 	for i := 0; i < n; i++ {
 		select {
 		case <-spinning:
-		case <-runs[0].Done():
+		case r := <-ended:
 			stop()
-			tb.Fatalf("a busy loop ended before it spun: %+v", runs[0].Wait())
+			tb.Fatalf("a busy loop ended before it spun: %+v", r.Wait())
 		}
 	}
 	return runs, stop
