@@ -109,10 +109,12 @@ func answerBoxShown(img image.Image, win image.Rectangle) bool {
 	return countPixels(img, win, func(r, g, b uint8) bool { return r == 0xf2 && g == 0xf8 && b == 0xff }) > 1500
 }
 
-// dialogShown: a modal is up, its overlay darkening the window's cream (#fffaf0) to about (180, 173, 160).
+// dialogShown: a modal is up, its overlay (rgba(40, 30, 10, 0.35)) darkening
+// the window's cream (#fffaf0) to about (180, 173, 160) and its white
+// panels to about (180, 176, 169).
 func dialogShown(img image.Image, win image.Rectangle) bool {
-	near := func(v, want uint8) bool { return v+4 >= want && v <= want+4 }
-	return countPixels(img, win, func(r, g, b uint8) bool { return near(r, 180) && near(g, 173) && near(b, 160) }) > 5000
+	in := func(v, lo, hi uint8) bool { return v >= lo && v <= hi }
+	return countPixels(img, win, func(r, g, b uint8) bool { return in(r, 176, 184) && in(g, 169, 180) && in(b, 156, 173) }) > 5000
 }
 
 // TestGameSharesTheKeys plays a game in the real window under a window
