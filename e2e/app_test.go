@@ -99,7 +99,9 @@ func startApp(t testing.TB, x *xserver, lang, settings string) *appRun {
 			<-done
 		}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// Seconds on a busy machine; once, on a fresh clone's first launch, more
+	// than 20 (the window log then says how far the app got).
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	lastErr := ""
 	ok := waitFor(ctx, 100*time.Millisecond, func() bool {
@@ -115,7 +117,7 @@ func startApp(t testing.TB, x *xserver, lang, settings string) *appRun {
 	})
 	if !ok {
 		img := x.screenshot(t)
-		t.Fatalf("the app's window did not appear within 20 s (xdotool: %s; screen: %s)", lastErr, savePNG(t, img, "e2e-no-window.png"))
+		t.Fatalf("the app's window did not appear within 60 s (xdotool: %s; screen: %s)\n%s", lastErr, savePNG(t, img, "e2e-no-window.png"), a.howFar())
 	}
 	a.waitPainted(t)
 	return a
