@@ -211,17 +211,17 @@ type sysState struct {
 	argsR    *os.File
 	// argsW takes bwrap's options (args) once bwrap is in the run group:
 	// until then bwrap waits for them and has made no process.
-	argsW    *os.File
-	args     []byte
-	infoR    *os.File
-	infoW    *os.File
-	blockR   *os.File
-	blockW   *os.File // written once the sandbox is in its run group
-	gateR    *os.File
-	gateW    *os.File // written once the sandbox dies with bwrap (gateScript)
-	groupFD  *os.File // the v2 run group, which bwrap is born into
-	copies   []*os.File
-	group    *runGroup // nil without a control group
+	argsW   *os.File
+	args    []byte
+	infoR   *os.File
+	infoW   *os.File
+	blockR  *os.File
+	blockW  *os.File // written once the sandbox is in its run group
+	gateR   *os.File
+	gateW   *os.File // written once the sandbox dies with bwrap (gateScript)
+	groupFD *os.File // the v2 run group, which bwrap is born into
+	copies  []*os.File
+	group   *runGroup // nil without a control group
 
 	infoDone chan struct{}
 	mu       sync.Mutex
