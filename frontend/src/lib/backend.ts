@@ -74,7 +74,7 @@ export type Containment = Refine<
   {
     /** Each run in its own control group ("cgroup2", "cgroup1"), or per-process limits only ("rlimits"); "" until known. */
     mechanism: 'cgroup2' | 'cgroup1' | 'rlimits' | '';
-    /** What is bounded for the run as a whole: "memory", "processes", "cpu". */
+    /** What is bounded for the run as a whole: "memory", "processes", "cpu", and "cpu-ceiling" where all runs of the app share one core at most. */
     bounds: string[] | null;
   }
 >;
