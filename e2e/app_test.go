@@ -145,18 +145,12 @@ func (a *appRun) waitPainted(t testing.TB) image.Image {
 func (a *appRun) howFar() string {
 	var b strings.Builder
 	seen := map[string]bool{}
-	if f, err := os.ReadFile(a.events); err == nil {
-		for _, line := range strings.Split(string(f), "\n") {
-			var ev struct {
-				Name string `json:"name"`
-				At   int64  `json:"at"`
-			}
-			if json.Unmarshal([]byte(line), &ev) != nil || seen[ev.Name] {
-				continue
-			}
-			seen[ev.Name] = true
-			fmt.Fprintf(&b, "  %s at %d ms\n", ev.Name, ev.At-a.start.UnixMilli())
+	for _, ev := range a.eventsSoFar() {
+		if seen[ev.Name] {
+			continue
 		}
+		seen[ev.Name] = true
+		fmt.Fprintf(&b, "  %s at %d ms\n", ev.Name, ev.At-a.start.UnixMilli())
 	}
 	if len(seen) == 0 {
 		b.WriteString("  no event logged (the page never called the app)\n")
@@ -207,6 +201,7 @@ func (a *appRun) waitGold(t testing.TB, n int, within time.Duration) (image.Imag
 type logged struct {
 	Name string          `json:"name"`
 	Data json.RawMessage `json:"data"`
+	At   int64           `json:"at"` // Unix milliseconds
 }
 
 // eventsSoFar reads the app's event log.

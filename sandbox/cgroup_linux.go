@@ -246,7 +246,7 @@ func delegatedScope(l cgroupLayout) (string, error) {
 func scopeArgs(name, sleep string) []string {
 	a := []string{"--user", "--scope", "--quiet", "--collect", "-p", "Delegate=yes"}
 	a = append(a, scopeCPUProperties()...)
-	return append(a, "--unit="+strings.Replace(name, parentPrefix, "kidcoder-runs-", 1), "--", sleep, "infinity")
+	return append(a, "--unit="+scopeUnit(name, "kidcoder-runs-"), "--", sleep, "infinity")
 }
 
 // v2PathOf is the unified-hierarchy group in a /proc/PID/cgroup text.

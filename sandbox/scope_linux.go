@@ -67,8 +67,15 @@ func ownScopeArgv() ([]string, bool) {
 		return nil, false
 	}
 	return append([]string{run, "--user", "--scope", "--quiet", "--collect",
-		"--unit=" + strings.Replace(parentName(), parentPrefix, "kidcoder-app-", 1),
+		"--unit=" + scopeUnit(parentName(), "kidcoder-app-"),
 		"--", exe}, os.Args[1:]...), true
+}
+
+// scopeUnit names a systemd scope after a parent's random name, with the
+// scope's own prefix in place of a parent's: the app's scope and its runs'
+// scope never take each other's names, nor a parent's.
+func scopeUnit(name, prefix string) string {
+	return strings.Replace(name, parentPrefix, prefix, 1)
 }
 
 // outsideUserManager says whether a /proc/PID/cgroup text puts the process
