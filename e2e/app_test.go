@@ -256,11 +256,13 @@ var shotMu sync.Mutex
 
 func TestStarAppearsOnOpen(t *testing.T) {
 	a := launch(t, 1280, 820, "en_US.UTF-8")
-	img, ok := a.waitGold(t, 3000, 15*time.Second)
+	// How fast is the bench's figure (first star ink); here only whether.
+	// A fresh clone's first launch took 16 s to it once, on a cold cache.
+	img, ok := a.waitGold(t, 3000, 45*time.Second)
 	elapsed := time.Since(a.start)
 	path := savePNG(t, img, "e2e-star-on-open.png")
 	if !ok {
-		t.Fatalf("no golden star in the drawing area within 15 s (screenshot %s)", path)
+		t.Fatalf("no golden star in the drawing area within 45 s (screenshot %s)", path)
 	}
 	t.Logf("star visible %v after launch; screenshot %s", elapsed.Round(time.Millisecond), path)
 	res := a.waitRuns(t, 1, 10*time.Second)
