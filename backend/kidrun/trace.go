@@ -61,7 +61,7 @@ const (
 	maxTraceError  = 100      // runes of an exception's type name
 	maxTraceInt    = 1<<31 - 1
 	traceArenaSize = 1 << 20 // the steps' vars are kept in chunks of this many bytes
-	traceChunk     = 4096    // steps per chunk while they are read
+	traceFirst     = 4096    // steps a trace has room for before it needs all MaxTraceSteps
 )
 
 // Trace events as they are written (§5), by their one-letter wire names.
@@ -70,10 +70,11 @@ var traceEvents = map[string]string{"l": "line", "c": "call", "r": "return", "e"
 // traceCollector keeps the steps of a traced run's trace frames, checked
 // and bounded, in order. The sandbox's one frame goroutine calls add.
 type traceCollector struct {
-	// The steps in chunks of traceChunk, so a long trace is copied once,
-	// into the result, not at every doubling of one slice.
-	chunks    [][]TraceStep
-	n         int // steps kept
+	// The steps: room for traceFirst at the first step, then for
+	// MaxTraceSteps once those are full, so a long trace is copied once
+	// and only its first traceFirst steps (copying 100,000 steps, pointers
+	// and all, cost more than reading them), and a short one takes little.
+	steps     []TraceStep
 	last      *TraceStep
 	truncated bool
 	bytes     int
@@ -128,23 +129,25 @@ func (t *traceCollector) add(payload []byte) {
 		if !keep {
 			continue
 		}
-		if t.n >= MaxTraceSteps {
+		if len(t.steps) >= MaxTraceSteps {
 			t.truncated = true
 			return
 		}
-		st.I = t.n
+		st.I = len(t.steps)
 		if t.last != nil {
 			// Both only grow (§5), whatever the frame says.
 			st.Out = max(st.Out, t.last.Out)
 			st.Draw = max(st.Draw, t.last.Draw)
 		}
-		if len(t.chunks) == 0 || len(t.chunks[len(t.chunks)-1]) == traceChunk {
-			t.chunks = append(t.chunks, make([]TraceStep, 0, traceChunk))
+		if len(t.steps) == cap(t.steps) {
+			room := traceFirst
+			if t.steps != nil {
+				room = MaxTraceSteps
+			}
+			t.steps = append(make([]TraceStep, 0, room), t.steps...)
 		}
-		c := &t.chunks[len(t.chunks)-1]
-		*c = append(*c, st)
-		t.last = &(*c)[len(*c)-1]
-		t.n++
+		t.steps = append(t.steps, st)
+		t.last = &t.steps[len(t.steps)-1]
 	}
 }
 
@@ -275,11 +278,7 @@ func (t *traceCollector) keep(b []byte) json.RawMessage {
 
 // result is the trace as the run's result carries it.
 func (t *traceCollector) result() *Trace {
-	steps := make([]TraceStep, 0, t.n)
-	for _, c := range t.chunks {
-		steps = append(steps, c...)
-	}
-	return &Trace{Steps: steps, Truncated: t.truncated}
+	return &Trace{Steps: t.steps, Truncated: t.truncated}
 }
 
 // scanner reads the little JSON a trace frame holds. It is strict: any
