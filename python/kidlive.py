@@ -42,8 +42,8 @@ def parse_line(line):
     """One control line (bytes, without its newline) as an event tuple, or None.
 
     ("stop",), ("close",), ("answer", text or None), ("key", keysym, down),
-    ("mouse", action, x, y, button), ("pace", speed) or ("finish",); every
-    field is checked again here.
+    ("mouse", action, x, y, button), ("pace", speed), ("finish",),
+    ("pause",) or ("resume",); every field is checked again here.
     """
     line = line.strip()
     if line == b"stop":
@@ -57,8 +57,8 @@ def parse_line(line):
     if not isinstance(obj, dict):
         return None
     kind = obj.get("type")
-    if kind == "close":
-        return ("close",)
+    if kind in ("close", "pause", "resume"):
+        return (kind,)
     if kind in ("pace", "finish"):
         return _pace_event(kind, obj)
     if kind == "answer":
@@ -126,6 +126,11 @@ class Live(object):
         self.speed = 1.0               # the window's speed dial: turtle waits take 1/speed of CPython's time
         self.unpaced = False           # "finish now": no turtle waits for the rest of the run
         self.pace_gen = 0              # counts pace changes, so a wait under the old pace ends
+        # The window's pause: the program's clock (timers, sleeps, turtle
+        # waits) stands still from paused_at until resume, and no key or
+        # pointer event is taken meanwhile.
+        self.paused_at = None          # _clock() when the pause began; None while running
+        self.paused_for = 0.0          # seconds of the pauses that ended
 
     # -- the control thread
     def feed(self, ev):
@@ -135,6 +140,13 @@ class Live(object):
         with self.cond:
             if kind in ("pace", "finish"):
                 self._set_pace(ev)
+            elif kind == "pause":
+                if self.paused_at is None:
+                    self.paused_at = _clock()
+            elif kind == "resume":
+                if self.paused_at is not None:
+                    self.paused_for += _clock() - self.paused_at
+                    self.paused_at = None
             elif kind == "stop":
                 if self.loop_depth >= 0:
                     # Inside mainloop: it ends there, or in a handler's next
@@ -157,6 +169,8 @@ class Live(object):
                     self.answers.append(ev[1])
             elif kind == "key" and not self.keys_on:
                 return                 # as with Tk: keys go elsewhere until listen()
+            elif self.paused_at is not None and kind in ("key", "mouse"):
+                return                 # a paused game takes no keys
             elif len(self.events) < QUEUE_MAX:
                 self.events.append(ev)
             else:
@@ -175,6 +189,17 @@ class Live(object):
         else:
             self.speed = ev[1]
         self.pace_gen += 1
+
+    def now(self):
+        """The program's clock: _clock() less the time it was paused (it stands still in a pause)."""
+        at = self.paused_at
+        return (_clock() if at is None else at) - self.paused_for
+
+    def _hold(self):
+        """While the window pauses the program: wait (the caller holds cond) until it resumes,
+        or until a stop or close is queued, which ends the pause's hold on it."""
+        while self.paused_at is not None and not (self.stop_queued or self.close_queued):
+            self._wait(WAIT_MAX)
 
     def paced(self, ms):
         """ms of CPython's turtle time at the pace the window asked for."""
@@ -198,6 +223,10 @@ class Live(object):
         """No more control lines will come (called on the control thread, or without a pipe)."""
         with self.cond:
             self.deaf = True
+            if self.paused_at is not None:
+                # No resume can come any more: the program goes on.
+                self.paused_for += _clock() - self.paused_at
+                self.paused_at = None
             self.cond.notify_all()
 
     # -- drawing steps
@@ -284,7 +313,7 @@ class Live(object):
 
     def _paced_wait(self, delay_ms):
         """Wait delay_ms at the window's pace; a new pace retimes the wait at once (finish ends it)."""
-        start = _clock()
+        start = self.now()
         while True:
             gen = self.pace_gen
             self.wait_until(start + self.paced(delay_ms) / 1000.0, until=lambda: self.pace_gen != gen)
@@ -309,7 +338,11 @@ class Live(object):
             self.run_ready()
             if until is not None and until():
                 return
-            now = _clock()
+            with self.cond:
+                if self.paused_at is not None:
+                    self._hold()
+                    continue
+            now = self.now()
             if deadline is not None and now >= deadline:
                 return
             with self.cond:
@@ -345,7 +378,7 @@ class Live(object):
             raise ValueError("Invalid value NaN (not a number)")
         if secs < 0:
             raise ValueError("sleep length must be non-negative")
-        self.wait_until(_clock() + min(float(secs), 1e9))
+        self.wait_until(self.now() + min(float(secs), 1e9))
 
     def _over(self):
         """Whether mainloop() is over: the window closed, or nothing could happen any more."""
@@ -396,8 +429,10 @@ class Live(object):
                     if self.answers or (self.events and self.depth < NEST_MAX):
                         continue
                     timeout = WAIT_MAX
-                    if self.timers and self.depth < NEST_MAX:
-                        timeout = max(0.0, min(timeout, self.timers[0][0] - _clock()))
+                    if self.paused_at is not None:
+                        timeout = WAIT_MAX   # the timers wait for the resume
+                    elif self.timers and self.depth < NEST_MAX:
+                        timeout = max(0.0, min(timeout, self.timers[0][0] - self.now()))
                     if timeout > 0:
                         self._wait(timeout)
         finally:
@@ -419,7 +454,7 @@ class Live(object):
             if len(self.timers) >= TIMERS_MAX:
                 return False
             self.seq += 1
-            due = _clock() + max(0.0, float(ms)) / 1000.0
+            due = self.now() + max(0.0, float(ms)) / 1000.0
             heapq.heappush(self.timers, (due, self.seq, fun))
         return True
 
@@ -431,7 +466,7 @@ class Live(object):
         with self.cond:
             n_events = len(self.events)
             last_seq = self.seq
-        now = _clock()
+        now = self.now()
         while True:
             with self.cond:
                 ev = fun = None

@@ -17,6 +17,7 @@ node e2e/browser/language.mjs
 node e2e/browser/course.mjs
 node e2e/browser/real_course.mjs
 node e2e/browser/real_live.mjs
+node e2e/browser/real_steps.mjs
 (cd frontend && node tests/screenshots.mjs)
 node e2e/browser/card.mjs
 node e2e/mcp/inspector.mjs

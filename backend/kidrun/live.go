@@ -11,7 +11,8 @@ import (
 // Event is one input event for a live run: a key, the pointer, the drawing
 // closing, or the answer to a dialog (docs/runner-protocol.md, "Control lines").
 type Event struct {
-	// Type is "key", "mouse", "close", "answer", "pace" or "finish".
+	// Type is "key", "mouse", "close", "answer", "pace", "finish", "pause"
+	// or "resume".
 	Type string `json:"type"`
 	// Key is a Tk keysym ("Up", "space", "a", "Return") for "key".
 	Key string `json:"key,omitempty"`
@@ -78,7 +79,7 @@ func (e Event) line() ([]byte, error) {
 			Y      float64 `json:"y"`
 			Button int     `json:"button"`
 		}{e.Type, e.Action, e.X, e.Y, e.Button}
-	case "close":
+	case "close", "pause", "resume":
 		v = struct {
 			Type string `json:"type"`
 		}{e.Type}
@@ -93,7 +94,7 @@ func (e Event) line() ([]byte, error) {
 	case "pace", "finish":
 		return e.paceLine()
 	default:
-		return bad("the type is key, mouse, close, answer, pace or finish")
+		return bad("the type is key, mouse, close, answer, pace, finish, pause or resume")
 	}
 	return json.Marshal(v) // json escapes newlines: one line
 }

@@ -62,6 +62,8 @@ func TestEventLines(t *testing.T) {
 		{Event{Type: "pace", Speed: 2, Key: "a"}, `{"type":"pace","speed":2}`},
 		{Event{Type: "pace", Speed: 0.25}, `{"type":"pace","speed":0.25}`},
 		{Event{Type: "finish", Speed: 3}, `{"type":"finish"}`},
+		{Event{Type: "pause", Key: "a", Speed: 2}, `{"type":"pause"}`},
+		{Event{Type: "resume", X: 1}, `{"type":"resume"}`},
 	} {
 		got, err := tt.ev.line()
 		if err != nil || string(got) != tt.want || strings.Contains(string(got), "\n") {

@@ -9,6 +9,9 @@
 // forward, and the scrubber lands on the same states. Screenshots at
 // 800×600 and 1440×900 in Chinese and English, each checked to fit.
 //
+// ⏸ on a game with a timer: the ticks stand still, keys do not reach it,
+// ▶ goes on, and Stop ends it while paused.
+//
 // The speed dial on a slow drawing: the draw frames the program sends
 // carry each step's time, so the dial is checked on them (CPython's time
 // before it moved, a quarter of it after ×4), and ⏭ on every step after it
@@ -319,6 +322,78 @@ async function speedDial(page) {
   check('the dial comes back as it was', (await page.locator('.runbar .pace').getAttribute('aria-valuetext')) === '×4');
 }
 
+// A game on a timer: it ticks every 100 ms and says so.
+const TIMER_GAME = [
+  'import turtle',
+  't = turtle.Turtle()',
+  'n = 0',
+  'def tick():',
+  '    global n',
+  '    n += 1',
+  '    print("tick", n)',
+  '    t.forward(3)',
+  '    t.left(7)',
+  '    turtle.ontimer(tick, 100)',
+  'turtle.onkey(lambda: print("key!"), "space")',
+  'turtle.listen()',
+  'tick()',
+  'turtle.done()',
+].join('\n');
+
+/** The last tick the console shows. */
+async function lastTick(page) {
+  const text = await page.locator('.console').innerText();
+  const ticks = [...text.matchAll(/tick (\d+)/g)];
+  return ticks.length ? Number(ticks[ticks.length - 1][1]) : 0;
+}
+
+/**
+ * ⏸ on a live game: its timer stops (the ticks stand still; waiting for
+ * them to stand still, never for a set time), keys do not reach it, and
+ * ▶ goes on where it was. Stop ends it while it is paused.
+ */
+async function pauseGame(page) {
+  await page.evaluate(() => {
+    if (window.__runsDone !== undefined) return;
+    window.__runsDone = 0; // the page was loaded again since main() counted
+    window.runtime.EventsOn('run:done', () => window.__runsDone++);
+  });
+  await setProgram(page, TIMER_GAME);
+  const before = await page.evaluate(() => window.__runsDone);
+  await page.locator('button.run').click();
+  await page.waitForFunction(() => /tick 3\b/.test(document.querySelector('.console')?.innerText ?? ''), null, { timeout: 30000 });
+  await page.locator('.stage.live .pause').click();
+  // Still for 1.5 s: a game that went on would tick 15 times meanwhile.
+  let still = false;
+  let held = 0;
+  for (let tries = 0; tries < 20 && !still; tries++) {
+    held = await lastTick(page);
+    await page.waitForTimeout(1500);
+    still = (await lastTick(page)) === held;
+  }
+  check('⏸ holds the game: its timer ticks no more', still && (await page.locator('.stage.live [data-paused]').count()) === 1, `tick ${held}`);
+  // A key while paused (not on the ⏸ button, where Space would press it).
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('Space');
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.locator('button', { hasText: '中文' }).click();
+  await page.waitForTimeout(100);
+  await page.screenshot({ path: join(artifacts, 'pause-game-800x600-zh.png') });
+  await page.locator('button', { hasText: 'English' }).click();
+  await page.setViewportSize({ width: 1280, height: 820 });
+  await page.locator('.stage.live .paused .resume').click();
+  const resumed = await page.waitForFunction((n) => {
+    const m = [...(document.querySelector('.console')?.innerText ?? '').matchAll(/tick (\d+)/g)];
+    return m.length && Number(m[m.length - 1][1]) > n + 2;
+  }, held, { timeout: 30000 }).then(() => true, () => false);
+  check('▶ goes on: the timer ticks again, from where it was', resumed && (await lastTick(page)) > held);
+  check('a key pressed while paused did not reach the game', !(await page.locator('.console').innerText()).includes('key!'));
+  await page.locator('.stage.live .pause').click();
+  await page.locator('button.stop').click();
+  const stopped = await page.waitForFunction((n) => window.__runsDone > n, before, { timeout: 30000 }).then(() => true, () => false);
+  check('Stop ends a paused game', stopped);
+}
+
 async function main() {
   const built = await buildApp();
   const server = await startDevServer('kidcoder-steps-', 20, { dist: built.dir });
@@ -347,6 +422,7 @@ async function main() {
       await leave(page);
     }
     await speedDial(page);
+    await pauseGame(page);
     check('no page errors', errors.length === 0, errors.join('; '));
   } finally {
     await browser.close();

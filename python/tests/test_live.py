@@ -10,6 +10,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import unittest
 
 import harness
@@ -602,6 +603,86 @@ class LiveTest(unittest.TestCase):
         first_free = ms.index(0)
         self.assertTrue(all(m > 0 for m in ms[:first_free]))
         self.assertTrue(all(m == 0 for m in ms[first_free:]))
+
+    def test_pause_drops_keys_and_stop_still_ends_a_paused_game(self):
+        r = self.start(
+            "import turtle\n"
+            "turtle.onkey(lambda: print('x!'), 'x')\n"
+            "turtle.onkey(turtle.bye, 'q')\n"
+            "turtle.listen()\n"
+            "print('ready')\n"
+            "turtle.done()\n"
+            "print('after')\n")
+        self.wait_out(r, "ready\n")
+        # Control lines are taken in order: the key (onkey takes releases) comes while paused and is dropped.
+        self.send(r, {"type": "pause"}, {"type": "key", "key": "x", "down": False},
+                  {"type": "resume"}, {"type": "key", "key": "q", "down": False})
+        r.finish()
+        self.assertEqual(r.code, 0)
+        self.assertEqual(r.stdout, "ready\nafter\n")
+
+        r = self.start(
+            "import turtle, time\n"
+            "turtle.ontimer(lambda: print('never'), 600000)\n"
+            "print('ready')\n"
+            "turtle.done()\n"
+            "print('after')\n")
+        self.wait_out(r, "ready\n")
+        self.send(r, {"type": "pause"}, b"stop\n")
+        r.finish()
+        self.assertEqual(r.stdout, "ready\nafter\n")
+
+    def test_pause_holds_the_programs_clock(self):
+        # The clock is the test's: only pause and resume move the program's time apart from it.
+        now = [100.0]
+        saved = kidlive._clock
+        kidlive._clock = lambda: now[0]
+        self.addCleanup(setattr, kidlive, "_clock", saved)
+        live = kidlive.Live(send=lambda obj: True, send_text=lambda text: True,
+                            step_texts=lambda steps, budget: ([], False), interrupt=lambda: None,
+                            main_ident=threading.get_ident())
+        fired = []
+        live.add_timer(lambda: fired.append(now[0]), 500)     # due at 100.5 on the program's clock
+        live.feed(("pause",))
+        now[0] = 160.0                                         # a minute paused
+        live.run_ready()
+        self.assertEqual(fired, [])
+        self.assertEqual(live.now(), 100.0)
+        live.keys_on = True
+        live.feed(("key", "Up", True))
+        live.feed(("mouse", "down", 0.0, 0.0, 1))
+        self.assertEqual(len(live.events), 0, "a paused game takes no keys or clicks")
+        live.feed(("resume",))
+        now[0] = 160.499
+        live.run_ready()
+        self.assertEqual(fired, [])
+        now[0] = 160.5
+        live.run_ready()
+        self.assertEqual(fired, [160.5])
+        # A wait that began before a pause ends its length of running time after it began.
+        start = live.now()
+        done = threading.Event()
+
+        def wait():
+            live.wait_until(start + 1.0)
+            done.set()
+
+        live.feed(("pause",))
+        waiter = threading.Thread(target=wait, daemon=True)
+        waiter.start()
+        now[0] += 30.0
+        live.feed(("pace", 2.0))                               # wakes the wait: it must hold on
+        self.assertFalse(done.wait(0.3))
+        live.feed(("resume",))
+        self.assertFalse(done.wait(0.3))
+        now[0] += 1.0
+        live.feed(("pace", 1.0))
+        self.assertTrue(done.wait(30))
+        # No resume can come once the host hangs up: the pause ends with it.
+        live.feed(("pause",))
+        now[0] += 5
+        live.hang_up()
+        self.assertIsNone(live.paused_at)
 
     def test_tracer_holds_steps_until_update(self):
         r = self.start(

@@ -265,6 +265,10 @@ const en = {
   paceFast: '🐇',
   finishNow: '⏭ Finish now',
   finishNowTitle: 'No more waiting: the turtle finishes the drawing as fast as the program can',
+  pauseTitle: 'Pause: the program’s timers, time.sleep and the turtle wait until you go on',
+  resumeTitle: 'Go on from where it was',
+  pausedNote: '⏸ Paused',
+  resume: '▶ Go on',
 };
 
 export type MessageKey = keyof typeof en;
@@ -530,6 +534,10 @@ const zh: Dict = {
   paceFast: '🐇',
   finishNow: '⏭ 马上画完',
   finishNowTitle: '不用等了：海龟用程序能达到的最快速度把画画完',
+  pauseTitle: '暂停：程序的定时器、time.sleep 和海龟都停下来，等你点继续',
+  resumeTitle: '从停下的地方接着跑',
+  pausedNote: '⏸ 暂停中',
+  resume: '▶ 继续',
 };
 
 export const dictionaries: Record<Lang, Dict> = { en, zh };

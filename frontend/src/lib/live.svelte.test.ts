@@ -366,3 +366,41 @@ describe('LiveState pointer, close and dialogs', () => {
     expect(sent).toEqual([{ runId: 'run-1', type: 'mouse', action: 'move', x: 5, y: 5, button: 1 }]);
   });
 });
+
+describe('LiveState pause', () => {
+  it('⏸ and ▶ reach the program; a paused game takes no keys or clicks; Stop and ✖ still do', async () => {
+    const { live, sent } = setup();
+    live.frame({ type: 'listen' });
+    live.setPaused(true);
+    live.setPaused(true); // said once
+    expect(live.paused).toBe(true);
+    expect(live.keysToProgram).toBe(false);
+    expect(live.key({ key: 'ArrowUp', code: 'ArrowUp' }, true)).toBe(false);
+    live.pointer('down', 1, 2, 1);
+    live.setPaused(false);
+    expect(live.key({ key: 'ArrowUp', code: 'ArrowUp' }, true)).toBe(true);
+    live.setPaused(true);
+    live.close();
+    await flush();
+    expect(sent).toEqual([
+      { runId: 'run-1', type: 'pause' },
+      { runId: 'run-1', type: 'resume' },
+      { runId: 'run-1', type: 'key', key: 'Up', down: true },
+      { runId: 'run-1', type: 'pause' },
+      { runId: 'run-1', type: 'close' },
+    ]);
+  });
+
+  it('a run that ends, or a new run, is not paused; nothing is sent once the run is over', async () => {
+    const { live, sent } = setup();
+    live.setPaused(true);
+    live.finish(false);
+    expect(live.paused).toBe(false);
+    live.setPaused(true);
+    expect(live.paused).toBe(false);
+    live.begin('run-2');
+    expect(live.paused).toBe(false);
+    await flush();
+    expect(sent).toEqual([{ runId: 'run-1', type: 'pause' }]);
+  });
+});

@@ -21,7 +21,10 @@ export type ControlEvent =
   /** The speed dial: the turtle draws at `speed` times CPython's pace from now on. */
   | { type: 'pace'; speed: number }
   /** "Finish now": no turtle waits for the rest of the run. */
-  | { type: 'finish' };
+  | { type: 'finish' }
+  /** The pause: the program's clock (timers, sleeps, turtle waits) stands still until `resume`. */
+  | { type: 'pause' }
+  | { type: 'resume' };
 
 /** The screen before the program says otherwise: CPython's 400 × 400 window, standard mode. */
 export const DEFAULT_SCREEN: ScreenFrame = {
@@ -76,6 +79,8 @@ export class LiveState {
   steps = $state(0);
   /** "Finish now" was pressed in this run: the program draws without waiting, and so does the drawing here. */
   hurried = $state(false);
+  /** ⏸ was pressed: the program's timers, sleeps and turtle wait, and it takes no keys or clicks, until ▶. */
+  paused = $state(false);
 
   readonly #backend: Backend;
   readonly #clock: Clock;
@@ -106,7 +111,7 @@ export class LiveState {
    * neither its dialog nor an input() in the console is waiting for typing.
    */
   get keysToProgram(): boolean {
-    return this.keysFocused && this.running && !this.dialog && !this.#typing();
+    return this.keysFocused && this.running && !this.paused && !this.dialog && !this.#typing();
   }
 
   /** The scene as far as it has played (for tests and painting). */
@@ -141,6 +146,7 @@ export class LiveState {
     this.closed = false;
     this.steps = 0;
     this.hurried = false;
+    this.paused = false;
     this.#speed = 1;
     this.#player = new Player(DEFAULT_SCREEN);
     this.#ended = false;
@@ -210,6 +216,7 @@ export class LiveState {
    */
   finish(hasFinal: boolean): void {
     this.running = false;
+    this.paused = false;
     this.keysFocused = false;
     this.dialog = null;
     this.#ended = true;
@@ -243,6 +250,18 @@ export class LiveState {
     this.#player.timeline.instant = true;
     this.#send({ type: 'finish' });
     this.skip();
+  }
+
+  /**
+   * ⏸ / ▶: the program's clock stands still while paused (its ontimer
+   * timers, time.sleep and the turtle's waits hold and go on from where
+   * they were), and the drawing takes no keys or clicks meanwhile. Stop
+   * and ✖ still work.
+   */
+  setPaused(on: boolean): void {
+    if (!this.running || this.closed || on === this.paused) return;
+    this.paused = on;
+    this.#send({ type: on ? 'pause' : 'resume' });
   }
 
   /** "Skip to the end": every step received plays at once; after the run, the final picture shows. */
@@ -365,7 +384,7 @@ export class LiveState {
 
   /** A pointer press, release or (with a button held) move at world (x, y); sent while the program runs with its window open. */
   pointer(action: 'down' | 'up' | 'move', x: number, y: number, button: number): void {
-    if (!this.running || this.closed) return;
+    if (!this.running || this.closed || this.paused) return;
     const ev: ControlEvent = { type: 'mouse', action, x, y, button };
     if (action !== 'move') {
       this.#pendingMove = null;
