@@ -119,6 +119,7 @@ class Live(object):
         self.visible = 0               # steps[:visible] were painted and may go out
         self.charged = 0               # steps[:charged] had their waiting time counted
         self.d = {}                    # step index -> ms waited for it (not yet sent)
+        self.own = {}                  # step index -> ms CPython's turtle takes for it (not yet sent)
         self.dropped = 0               # events dropped while the queue was full
         self.keys_on = False           # listen() was called: keys go to the drawing
         self.looped = False            # mainloop() said so to the host once
@@ -240,6 +241,8 @@ class Live(object):
         n = len(steps) if steps is not None else 0
         if n > self.charged:
             self.charged = n
+            if ms > 0:
+                self.own[n - 1] = self.own.get(n - 1, 0) + int(round(ms))
             ms = self.paced(ms)
             if ms > 0:
                 self.d[n - 1] = self.d.get(n - 1, 0) + int(round(ms))
@@ -264,13 +267,15 @@ class Live(object):
                 # One step larger than a frame: it comes only with the result.
                 self.sent = start + 1
                 self.d.pop(start, None)
+                self.own.pop(start, None)
                 continue
             self.sent = start + len(out)
             self._send_text('{"type":"draw","from":%d,"steps":[%s]}' % (start, ",".join(out)))
 
     def _with_ms(self, texts, start):
-        """The step texts with their ms fields added, as many as fit in one frame (UTF-8 bytes)."""
+        """The step texts with their times added (ms: waited in this run; d: CPython's own), as many as fit in one frame (UTF-8 bytes)."""
         d = self.d
+        own = self.own
         out = []
         size = 64
         steps = self.steps
@@ -279,13 +284,14 @@ class Live(object):
             if steps[start + j][0] == "dot":      # a dot's d is its diameter
                 text = '%s,"ms":%d}' % (text[:-1], ms)
             else:
-                text = '%s,"ms":%d,"d":%d}' % (text[:-1], ms, ms)
+                text = '%s,"ms":%d,"d":%d}' % (text[:-1], ms, own.get(start + j, 0))
             size += len(text.encode("utf-8")) + 1
             if size > FRAME_MAX:
                 break
             out.append(text)
         for j in range(len(out)):
             d.pop(start + j, None)
+            own.pop(start + j, None)
         return out
 
     def finish(self):

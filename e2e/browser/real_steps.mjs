@@ -314,6 +314,13 @@ async function speedDial(page) {
     m.length === 36 && firstFree >= shown && m.slice(firstFree).every((x) => x === 0) && m.slice(0, firstFree).every((x) => x > 0), m.join(' '));
   const finished = await page.locator('.drawing img').first().waitFor({ timeout: 30000 }).then(() => true, () => false);
   check('the drawing finishes on the final picture', finished && (await page.locator('.console').innerText()).includes('drawn'));
+  // Watch again plays at CPython's pace, however the run was hurried: 36 moves of 610 ms.
+  await page.locator('.drawing .watch').click();
+  // The run itself waited about 1 s before ⏭ (one move at 610 ms, a few at 152): a replay of those times ends before 3 s.
+  await page.waitForTimeout(3000);
+  const replaying = (await page.locator('.drawing .stage canvas').count()) === 1;
+  if (replaying) await page.locator('.drawing .tools .skip').click();
+  check('"watch again" after ⏭ replays at CPython’s pace (still drawing after 3 s of 22 s)', replaying);
   const stored = await page.evaluate(() => window.go.app.App.GetSettings());
   check('the dial is kept in the settings', stored.pace === 4, JSON.stringify(stored));
   await page.reload();

@@ -548,7 +548,10 @@ class LiveTest(unittest.TestCase):
         self.send(r, {"type": "close"})
         r.finish()
         self.assertEqual(r.code, 0)
-        self.assertEqual([s["ms"] for s in self.steps(r) if s["k"] == "move"], [155, 620, 0])
+        moves = [s for s in self.steps(r) if s["k"] == "move"]
+        self.assertEqual([s["ms"] for s in moves], [155, 620, 0])
+        # d is CPython's own time whatever the dial said: "watch again" plays it so.
+        self.assertEqual([s["d"] for s in moves], [310, 310, 310])
 
     def test_pace_retimes_a_wait_at_once(self):
         # Each update waits a minute at CPython's pace: only a pace line
@@ -603,6 +606,7 @@ class LiveTest(unittest.TestCase):
         first_free = ms.index(0)
         self.assertTrue(all(m > 0 for m in ms[:first_free]))
         self.assertTrue(all(m == 0 for m in ms[first_free:]))
+        self.assertTrue(all(s["d"] > 0 for s in self.steps(r) if s["k"] in ("move", "turn")))
 
     def test_pause_drops_keys_and_stop_still_ends_a_paused_game(self):
         r = self.start(

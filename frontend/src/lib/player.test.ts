@@ -116,6 +116,20 @@ describe('Timeline.of (steps held, replayed from the start)', () => {
     expect(tl.starts).toEqual([0, turn90, 2 * turn90, 3 * turn90]);
     expect(tl.end).toBe(3 * turn90);
   });
+
+  it('replays a live run at CPython’s pace: d, whatever the dial or ⏭ made it wait (ms)', () => {
+    const steps: DrawStep[] = [
+      { ...move(0, 0, 0, 10, 0, '#000000'), ms: 155, d: 310 }, // at ×2
+      { ...move(0, 10, 0, 20, 0, '#000000'), ms: 0, d: 310 }, // after ⏭
+      { k: 'dot', t: 0, s: 3, x: 0, y: 0, d: 40, c: '#ff0000', ms: 10 }, // a dot's d is its size
+      { ...move(0, 20, 0, 30, 0, '#000000'), ms: 0 }, // no d: its own time
+    ];
+    expect(Timeline.of(steps).durations).toEqual([310, 310, 10, 0]);
+    // Live, each plays for what the program waited.
+    const live = new Timeline();
+    live.add(steps, 0, 0);
+    expect(live.durations).toEqual([155, 0, 10, 0]);
+  });
 });
 
 describe('fitView', () => {

@@ -38,6 +38,16 @@ export function animationMs(s: DrawStep): number {
 }
 
 /**
+ * How long a step replays ("watch again"): CPython's own time for it, `d`
+ * as a live run sends it whatever the speed dial or ⏭ made the run wait
+ * (a dot's `d` is its diameter: its `ms`), bounded as animationMs.
+ */
+export function replayMs(s: DrawStep): number {
+  if (s.k === 'dot' || typeof s.d !== 'number') return animationMs(s);
+  return Number.isFinite(s.d) && s.d > 0 ? Math.min(s.d, MAX_STEP_MS) : 0;
+}
+
+/**
  * How many screen updates CPython's turtle makes for a step at its speed,
  * and how many of them move it (docs/runner-protocol.md, "Pacing"): a move
  * is 1 + ⌊d / (3·1.1^s·s)⌋ hops (d in screen pixels), each drawn and then
@@ -97,7 +107,7 @@ export class Timeline {
     const tl = new Timeline();
     tl.scale = scale;
     for (const s of steps) {
-      if (hasOwnTime(s)) tl.#push(s, animationMs(s), false, 0);
+      if (hasOwnTime(s)) tl.#push(s, replayMs(s), false, 0);
       else tl.#push(s, stepDuration(s, tl.#heading(s), scale), true, 0);
     }
     return tl;
