@@ -222,6 +222,23 @@ async function stepByStep(page) {
   }
   check('the scrubber goes anywhere in the run and shows the same state as the steps did', scrubbedOk);
 
+  // The output panel's tools act on the output at the step: Copy all copies
+  // it (not the whole run's), and there is nothing to clear.
+  await seek(page, firstPrint + 1);
+  await page.evaluate(() => {
+    window.__copied = null;
+    window.runtime.ClipboardSetText = async (text) => {
+      window.__copied = text;
+      return true;
+    };
+  });
+  await page.locator('button.copy-all').click();
+  const copied = await page.waitForFunction(() => window.__copied, null, { timeout: 5000 }).then((h) => h.jsonValue(), () => null);
+  check('Copy all copies the output as it was at the step',
+    typeof copied === 'string' && copied.includes('你叫什么名字？小明') && copied.includes('小明 0') && !copied.includes('小明 1'), JSON.stringify(copied));
+  check('step by step has no Clear for its recorded output',
+    (await page.locator('.panel button', { hasText: /^(Clear|清空)$/ }).count()) === 0);
+
   // ▶ plays on by itself, ⏸ stops it; Home and End.
   await page.locator('.cm-content').click();
   await page.keyboard.press('Home');
