@@ -185,3 +185,129 @@ func TestGameSharesTheKeys(t *testing.T) {
 	}
 	savePNG(t, a.x.screenshot(t), "e2e-keys-stopped.png")
 }
+
+// timerGame ticks every 100 ms, drawing a little each time, and says so.
+const timerGame = `import turtle
+t = turtle.Turtle()
+t.pensize(3)
+n = 0
+def tick():
+    global n
+    n += 1
+    print("tick", n)
+    t.forward(4)
+    t.left(9)
+    turtle.ontimer(tick, 100)
+turtle.listen()
+turtle.onkey(lambda: print("key!"), "Up")
+tick()
+turtle.done()
+`
+
+// lastTick is the last "tick N" the runs printed.
+func lastTick(printed string) int {
+	i := strings.LastIndex(printed, "tick ")
+	if i < 0 {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.Fields(printed[i+5:])[0])
+	return n
+}
+
+// centre is the middle of the pixels of win that match, split at splitX:
+// those left of it (left) or right of it; ok is false when there are none.
+func centre(img image.Image, win image.Rectangle, left bool, splitX int, match func(r, g, b uint8) bool) (x, y int, ok bool) {
+	var sx, sy, n int
+	for py := win.Min.Y; py < win.Max.Y; py++ {
+		for px := win.Min.X; px < win.Max.X; px++ {
+			if (px < splitX) != left {
+				continue
+			}
+			cr, cg, cb, _ := img.At(px, py).RGBA()
+			if match(uint8(cr>>8), uint8(cg>>8), uint8(cb>>8)) {
+				sx, sy, n = sx+px, sy+py, n+1
+			}
+		}
+	}
+	if n < 20 {
+		return 0, 0, false
+	}
+	return sx / n, sy / n, true
+}
+
+// TestPauseAGame pauses a game on a timer in the real window at 800×600
+// under a window manager: after ⏸ its ticks stand still (waited for, never
+// timed), its key does not reach it, ▶ 继续 goes on from the same tick, and
+// Esc stops it.
+func TestPauseAGame(t *testing.T) {
+	folder := t.TempDir()
+	writeFile(t, filepath.Join(folder, "game.py"), timerGame)
+	writeFile(t, filepath.Join(folder, ".kidcoder", "state.json"), `{"open":"game.py","startersWritten":true}`)
+	x := startX(t, 800, 600)
+	startWM(t, x)
+	a := startApp(t, x, "zh_CN.UTF-8", `{"lang":"zh","timeoutSeconds":60,"lessonsDir":`+strconv.Quote(folder)+`}`)
+	a.waitRuns(t, 1, 45*time.Second) // the star demo
+	ex, ey := a.inWindow(t, 330, 200)
+	a.x.xdo(t, "mousemove", ex, ey, "click", "1")
+	a.x.xdo(t, "key", "ctrl+Return")
+	a.waitPrinted(t, "tick 3\n", 30*time.Second)
+
+	// The ⏸ and ✖ buttons: grey circles (rgba(60, 60, 80, 0.65) on white) at
+	// the drawing's top right, ⏸ the left one.
+	grey := func(r, g, b uint8) bool { return r >= 125 && r <= 131 && g >= 125 && g <= 131 && b >= 138 && b <= 144 }
+	img := a.x.screenshot(t)
+	g := windowGeometry(t, a.x, a.window)
+	win := image.Rect(g.x+g.w/2, g.y, g.x+g.w, g.y+g.h)
+	top := image.Rect(win.Min.X, win.Min.Y, win.Max.X, win.Min.Y+g.h/2) // the stage's top, where the two buttons are
+	maxX := top.Min.X
+	for py := top.Min.Y; py < top.Max.Y; py++ {
+		for px := top.Min.X; px < top.Max.X; px++ {
+			cr, cg, cb, _ := img.At(px, py).RGBA()
+			if grey(uint8(cr>>8), uint8(cg>>8), uint8(cb>>8)) {
+				maxX = max(maxX, px)
+			}
+		}
+	}
+	// ✖ ends at maxX; ⏸, as wide (2em) with 6 px between, is left of it.
+	near := image.Rect(maxX-80, top.Min.Y, maxX+1, top.Max.Y)
+	px, py, ok := centre(img, near, true, maxX-38, grey)
+	if !ok {
+		t.Fatalf("no ⏸ button on the live drawing (screen: %s)", savePNG(t, img, "e2e-pause-no-button.png"))
+	}
+	a.x.xdo(t, "mousemove", itoa(px), itoa(py), "click", "1")
+
+	// Still for 1.5 s: a game going on ticks 15 times meanwhile.
+	held, still := 0, false
+	for tries := 0; tries < 20 && !still; tries++ {
+		held = lastTick(a.printed())
+		time.Sleep(1500 * time.Millisecond)
+		still = lastTick(a.printed()) == held
+	}
+	if !still {
+		t.Fatalf("⏸ did not hold the game: it ticked on to %d (screen: %s)", lastTick(a.printed()), savePNG(t, a.x.screenshot(t), "e2e-pause-ticks-on.png"))
+	}
+	// Up is the game's key; it does not reach a paused game. (Space would
+	// press ▶ on the focused ⏸ button: that goes on, as a player's does.)
+	a.x.xdo(t, "key", "Up")
+	// The veil's ▶ 继续 button (the Run green, #21a05a).
+	green := func(r, g, b uint8) bool { return r >= 25 && r <= 41 && g >= 150 && g <= 170 && b >= 80 && b <= 100 }
+	img = a.x.screenshot(t)
+	savePNG(t, img, "e2e-pause-800x600-zh.png")
+	rx, ry, ok := centre(img, win, false, win.Min.X, green)
+	if !ok {
+		t.Fatalf("no ▶ 继续 on the paused drawing (screen: %s)", savePNG(t, img, "e2e-pause-no-resume.png"))
+	}
+	a.x.xdo(t, "mousemove", itoa(rx), itoa(ry), "click", "1")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if !waitFor(ctx, 100*time.Millisecond, func() bool { return lastTick(a.printed()) > held+2 }) {
+		t.Fatalf("▶ 继续 did not go on: still at tick %d (screen: %s)", lastTick(a.printed()), savePNG(t, a.x.screenshot(t), "e2e-pause-no-resume.png"))
+	}
+	if p := a.printed(); strings.Contains(p, "key!") || !strings.Contains(p, fmt.Sprintf("tick %d\n", held+1)) {
+		t.Fatalf("after the pause: Up reached the game, or a tick went missing: %q", p)
+	}
+	a.x.xdo(t, "key", "Escape")
+	if res := a.waitRuns(t, 2, 15*time.Second); res["stopped"] != true {
+		t.Fatalf("Esc did not stop the game: %v", res)
+	}
+}
