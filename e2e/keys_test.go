@@ -117,21 +117,30 @@ func dialogShown(img image.Image, win image.Rectangle) bool {
 	return countPixels(img, win, func(r, g, b uint8) bool { return in(r, 176, 184) && in(g, 169, 180) && in(b, 156, 173) }) > 5000
 }
 
+// openLesson starts the app on a w × h display under a window manager, with
+// code as the lesson open last time (so nothing depends on typing a program
+// into a busy window), and waits for the star demo's run. settings is a
+// JSON object without lessonsDir.
+func openLesson(t *testing.T, name, code string, w, h int, locale, settings string) *appRun {
+	t.Helper()
+	folder := t.TempDir()
+	writeFile(t, filepath.Join(folder, name), code)
+	writeFile(t, filepath.Join(folder, ".kidcoder", "state.json"), `{"open":`+strconv.Quote(name)+`,"startersWritten":true}`)
+	x := startX(t, w, h)
+	startWM(t, x)
+	settings = strings.TrimSuffix(strings.TrimSpace(settings), "}") + `,"lessonsDir":` + strconv.Quote(folder) + "}"
+	a := startApp(t, x, locale, settings)
+	a.waitRuns(t, 1, 45*time.Second) // the star demo
+	return a
+}
+
 // TestGameSharesTheKeys plays a game in the real window under a window
 // manager: after listen(), an input() box and a turtle dialog get what the
 // child types without a click, the keys come back to the game afterwards,
 // Ctrl+Enter runs the program again and Escape stops it, both while the
 // game has the keys.
 func TestGameSharesTheKeys(t *testing.T) {
-	// The game is the lesson open last time, so nothing depends on typing a
-	// program into a busy window.
-	folder := t.TempDir()
-	writeFile(t, filepath.Join(folder, "game.py"), sharedKeysGame)
-	writeFile(t, filepath.Join(folder, ".kidcoder", "state.json"), `{"open":"game.py","startersWritten":true}`)
-	x := startX(t, 1280, 820)
-	startWM(t, x)
-	a := startApp(t, x, "C.UTF-8", `{"lang":"en","fontSize":18,"timeoutSeconds":60,"lessonsDir":`+strconv.Quote(folder)+`}`)
-	a.waitRuns(t, 1, 30*time.Second) // the star demo
+	a := openLesson(t, "game.py", sharedKeysGame, 1280, 820, "C.UTF-8", `{"lang":"en","fontSize":18,"timeoutSeconds":60}`)
 	// A click into the editor: the window has the keyboard.
 	ex, ey := a.inWindow(t, 400, 250)
 	a.x.xdo(t, "mousemove", ex, ey, "click", "1")
@@ -240,13 +249,7 @@ func centre(img image.Image, win image.Rectangle, left bool, splitX int, match f
 // timed), its key does not reach it, ▶ 继续 goes on from the same tick, and
 // Esc stops it.
 func TestPauseAGame(t *testing.T) {
-	folder := t.TempDir()
-	writeFile(t, filepath.Join(folder, "game.py"), timerGame)
-	writeFile(t, filepath.Join(folder, ".kidcoder", "state.json"), `{"open":"game.py","startersWritten":true}`)
-	x := startX(t, 800, 600)
-	startWM(t, x)
-	a := startApp(t, x, "zh_CN.UTF-8", `{"lang":"zh","timeoutSeconds":60,"lessonsDir":`+strconv.Quote(folder)+`}`)
-	a.waitRuns(t, 1, 45*time.Second) // the star demo
+	a := openLesson(t, "game.py", timerGame, 800, 600, "zh_CN.UTF-8", `{"lang":"zh","timeoutSeconds":60}`)
 	ex, ey := a.inWindow(t, 330, 200)
 	a.x.xdo(t, "mousemove", ex, ey, "click", "1")
 	a.x.xdo(t, "key", "ctrl+Return")

@@ -6,7 +6,6 @@ import (
 	"image"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 )
@@ -49,13 +48,7 @@ func TestStepThroughTheFlower(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	folder := t.TempDir()
-	writeFile(t, filepath.Join(folder, "flower.py"), string(flower))
-	writeFile(t, filepath.Join(folder, ".kidcoder", "state.json"), `{"open":"flower.py","startersWritten":true}`)
-	x := startX(t, 1280, 820)
-	startWM(t, x)
-	a := startApp(t, x, "C.UTF-8", `{"lang":"zh","fontSize":16,"timeoutSeconds":60,"lessonsDir":`+strconv.Quote(folder)+`}`)
-	a.waitRuns(t, 1, 30*time.Second) // the star demo
+	a := openLesson(t, "flower.py", string(flower), 1280, 820, "C.UTF-8", `{"lang":"zh","fontSize":16,"timeoutSeconds":60}`)
 	ex, ey := a.inWindow(t, 400, 250)
 	a.x.xdo(t, "mousemove", ex, ey, "click", "1")
 
