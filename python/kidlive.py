@@ -348,10 +348,9 @@ class Live(object):
                 if self.paused_at is not None:
                     self._hold()
                     continue
-            now = self.now()
-            if deadline is not None and now >= deadline:
-                return
-            with self.cond:
+                now = self.now()
+                if deadline is not None and now >= deadline:
+                    return
                 if self.events and self.depth < NEST_MAX:
                     continue
                 timeout = WAIT_MAX if deadline is None else min(deadline - now, WAIT_MAX)
