@@ -33,8 +33,7 @@ function hasOwnTime(s: DrawStep): boolean {
  * Bounded to 0..MAX_STEP_MS.
  */
 export function animationMs(s: DrawStep): number {
-  const raw = typeof s.ms === 'number' ? s.ms : s.k === 'dot' ? 0 : s.d;
-  return typeof raw === 'number' && Number.isFinite(raw) && raw > 0 ? Math.min(raw, MAX_STEP_MS) : 0;
+  return boundedMs(typeof s.ms === 'number' ? s.ms : s.k === 'dot' ? 0 : s.d);
 }
 
 /**
@@ -43,8 +42,12 @@ export function animationMs(s: DrawStep): number {
  * (a dot's `d` is its diameter: its `ms`), bounded as animationMs.
  */
 export function replayMs(s: DrawStep): number {
-  if (s.k === 'dot' || typeof s.d !== 'number') return animationMs(s);
-  return Number.isFinite(s.d) && s.d > 0 ? Math.min(s.d, MAX_STEP_MS) : 0;
+  return s.k === 'dot' || typeof s.d !== 'number' ? animationMs(s) : boundedMs(s.d);
+}
+
+/** A step's time as the program said it, within 0..MAX_STEP_MS (0 for anything but a positive number). */
+function boundedMs(raw: unknown): number {
+  return typeof raw === 'number' && Number.isFinite(raw) && raw > 0 ? Math.min(raw, MAX_STEP_MS) : 0;
 }
 
 /**
