@@ -223,25 +223,17 @@ func lastTick(printed string) int {
 	return n
 }
 
-// centre is the middle of the pixels of win that match, split at splitX:
-// those left of it (left) or right of it; ok is false when there are none.
-func centre(img image.Image, win image.Rectangle, left bool, splitX int, match func(r, g, b uint8) bool) (x, y int, ok bool) {
-	var sx, sy, n int
-	for py := win.Min.Y; py < win.Max.Y; py++ {
-		for px := win.Min.X; px < win.Max.X; px++ {
-			if (px < splitX) != left {
-				continue
-			}
-			cr, cg, cb, _ := img.At(px, py).RGBA()
-			if match(uint8(cr>>8), uint8(cg>>8), uint8(cb>>8)) {
-				sx, sy, n = sx+px, sy+py, n+1
-			}
-		}
-	}
-	if n < 20 {
+// centre is the middle of the pixels of r that match; ok is false when
+// too few do to be a button.
+func centre(img image.Image, r image.Rectangle, match func(r, g, b uint8) bool) (x, y int, ok bool) {
+	pts := pixelsWhere(img, r, match)
+	if len(pts) < 20 {
 		return 0, 0, false
 	}
-	return sx / n, sy / n, true
+	for _, p := range pts {
+		x, y = x+p.X, y+p.Y
+	}
+	return x / len(pts), y / len(pts), true
 }
 
 // TestPauseAGame pauses a game on a timer in the real window at 800×600
@@ -263,17 +255,11 @@ func TestPauseAGame(t *testing.T) {
 	win := image.Rect(g.x+g.w/2, g.y, g.x+g.w, g.y+g.h)
 	top := image.Rect(win.Min.X, win.Min.Y, win.Max.X, win.Min.Y+g.h/2) // the stage's top, where the two buttons are
 	maxX := top.Min.X
-	for py := top.Min.Y; py < top.Max.Y; py++ {
-		for px := top.Min.X; px < top.Max.X; px++ {
-			cr, cg, cb, _ := img.At(px, py).RGBA()
-			if grey(uint8(cr>>8), uint8(cg>>8), uint8(cb>>8)) {
-				maxX = max(maxX, px)
-			}
-		}
+	for _, p := range pixelsWhere(img, top, grey) {
+		maxX = max(maxX, p.X)
 	}
 	// ✖ ends at maxX; ⏸, as wide (2em) with 6 px between, is left of it.
-	near := image.Rect(maxX-80, top.Min.Y, maxX+1, top.Max.Y)
-	px, py, ok := centre(img, near, true, maxX-38, grey)
+	px, py, ok := centre(img, image.Rect(maxX-80, top.Min.Y, maxX-38, top.Max.Y), grey)
 	if !ok {
 		t.Fatalf("no ⏸ button on the live drawing (screen: %s)", savePNG(t, img, "e2e-pause-no-button.png"))
 	}
@@ -296,7 +282,7 @@ func TestPauseAGame(t *testing.T) {
 	green := func(r, g, b uint8) bool { return r >= 25 && r <= 41 && g >= 150 && g <= 170 && b >= 80 && b <= 100 }
 	img = a.x.screenshot(t)
 	savePNG(t, img, "e2e-pause-800x600-zh.png")
-	rx, ry, ok := centre(img, win, false, win.Min.X, green)
+	rx, ry, ok := centre(img, win, green)
 	if !ok {
 		t.Fatalf("no ▶ 继续 on the paused drawing (screen: %s)", savePNG(t, img, "e2e-pause-no-resume.png"))
 	}

@@ -130,17 +130,22 @@ func (x *xserver) xdo(t testing.TB, args ...string) string {
 
 // countPixels counts pixels inside r that match.
 func countPixels(img image.Image, r image.Rectangle, match func(r, g, b uint8) bool) int {
-	n := 0
+	return len(pixelsWhere(img, r, match))
+}
+
+// pixelsWhere are the points of r whose colour matches.
+func pixelsWhere(img image.Image, r image.Rectangle, match func(r, g, b uint8) bool) []image.Point {
+	var pts []image.Point
 	r = r.Intersect(img.Bounds())
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			cr, cg, cb, _ := img.At(x, y).RGBA()
 			if match(uint8(cr>>8), uint8(cg>>8), uint8(cb>>8)) {
-				n++
+				pts = append(pts, image.Point{x, y})
 			}
 		}
 	}
-	return n
+	return pts
 }
 
 // isGold matches the star's gold (#ffd700 and its anti-aliased neighbours).
