@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"syscall"
 	"strconv"
 	"time"
 )
@@ -210,6 +211,36 @@ type Outcome struct {
 	// RunMemoryPeak is the run group's peak memory (all processes, tmpfs,
 	// shared and kernel memory); 0 without a control group.
 	RunMemoryPeak int64
+	// Setup is why the sandbox was ended before the program ran, when
+	// Status is StatusUnavailable for that reason; nil otherwise.
+	Setup *SetupError
+}
+
+// SetupError is a failed step of setting a run's sandbox up, after the
+// sandbox tool itself started: the step, in a word messages name (e.g.
+// "read_info", "init_ended"), and what the kernel or the tool said. A run
+// that was stopped or timed out meanwhile never has one.
+type SetupError struct {
+	Step string
+	Err  error
+}
+
+func setupErr(step string, err error) *SetupError { return &SetupError{Step: step, Err: err} }
+
+func (e *SetupError) Error() string {
+	return "sandbox: setting the run up failed at " + e.Step + ": " + e.Err.Error()
+}
+
+func (e *SetupError) Unwrap() []error { return []error{ErrUnavailable, e.Err} }
+
+// Errno is the kernel's name for the step's error ("EINTR", "ENOENT"), or
+// "" when the step failed without one.
+func (e *SetupError) Errno() string {
+	var n syscall.Errno
+	if errors.As(e.Err, &n) {
+		return errnoName(n)
+	}
+	return ""
 }
 
 // ErrUnavailable is returned (wrapped) by Detect, Start and SelfTest when no working sandbox

@@ -227,8 +227,10 @@ type sysState struct {
 	mu       sync.Mutex
 	initPid  int  // host pid of the sandbox's pid-namespace init
 	pidfd    int  // -1 until known
-	killReq  bool // a kill was asked for: before the init is known, readInfo does it
-	setupErr error
+	bwrapPid int
+	killReq  bool // a kill was asked for
+	over     bool // readInfo is over: the run is set up, or killed
+	setupErr *SetupError
 }
 
 type writeBack struct{ staged, host string }
@@ -364,12 +366,14 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 }
 
 // bwrapProcAttr is how bwrap is started. It dies with the app (which the
-// sandbox's init then does with bwrap, see readInfo). With a v2 run group
+// sandbox's init then does with bwrap, see readInfo), and leads a process
+// group of its own, in which the init is born: while the run is set up
+// that group is everything of it (killSetUp). With a v2 run group
 // (groupFD >= 0) the kernel creates bwrap inside it (clone3
 // CLONE_INTO_CGROUP): no instant exists when bwrap or anything it starts
 // is outside the group, however the app dies.
 func bwrapProcAttr(runAs, groupFD int) *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	a := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 	if runAs >= 0 {
 		a.Credential = &syscall.Credential{Uid: uint32(runAs), Gid: uint32(runAs), Groups: []uint32{}}
 	}
@@ -528,8 +532,14 @@ func (s *sysState) started(cmd *exec.Cmd) {
 		}
 	}
 	s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR, s.groupFD, s.copies = nil, nil, nil, nil, nil, nil, nil
-	go s.readInfo(cmd)
+	s.bwrapPid = cmd.Process.Pid
+	go s.readInfo()
 }
+
+// setUp waits until readInfo is over. Until then bwrap is not reaped, so
+// its pid, which is its process group's id, cannot name anything else
+// while a kill may still be sent to that group.
+func (s *sysState) setUp() { <-s.infoDone }
 
 // readInfo takes only bwrap's first JSON object: the fd may be inherited
 // by the program, which could write more. The pid is believed only if it
@@ -538,19 +548,47 @@ func (s *sysState) started(cmd *exec.Cmd) {
 // block fd, go into the run group, and only then is the sandbox let go:
 // every process of the program is born inside the group.
 //
-// When any step fails, the sandbox is killed while it is still held, before
-// anything of the program's runs. The init goes first: held, it has no
-// death signal tied to bwrap yet, so bwrap's death alone would leave it
-// waiting for ever, and releasing it would let it go on alone.
-func (s *sysState) readInfo(cmd *exec.Cmd) {
-	defer close(s.infoDone)
-	bwrapPid := cmd.Process.Pid
-	var setupErr error
-	failed := func(err error) {
-		if setupErr == nil {
-			setupErr = err
-		}
+// When any step fails, or a kill was asked for meanwhile, the sandbox is
+// killed while it is still held, before anything of the program's runs:
+// its whole process group (bwrap and an init it may not have reported,
+// which has no death signal tied to bwrap yet and would otherwise wait
+// for ever holding the run's pipes) and its control group.
+func (s *sysState) readInfo() {
+	err := s.setUpSandbox()
+	s.mu.Lock()
+	defer func() {
+		s.over = true
+		s.mu.Unlock()
+		close(s.infoDone)
+	}()
+	if err == nil && !s.killReq {
+		return
 	}
+	if err != nil && !s.killReq {
+		// A kill asked for meanwhile is why a step failed, not the sandbox.
+		s.setupErr = err
+	}
+	s.killSetUp()
+}
+
+// killSetUp SIGKILLs everything a run may have while it is being set up.
+// The caller holds s.mu, with s.over false.
+func (s *sysState) killSetUp() {
+	if s.pidfd >= 0 {
+		unix.PidfdSendSignal(s.pidfd, unix.SIGKILL, nil, 0)
+	}
+	// bwrap leads its own process group (bwrapProcAttr) and the init is
+	// born in it: until the init is let go nothing of the run has left it.
+	unix.Kill(-s.bwrapPid, unix.SIGKILL)
+	if s.group != nil {
+		s.group.killAll()
+	}
+}
+
+// setUpSandbox takes the run from bwrap's start to its program's start,
+// step by step; each failure names its step (SetupError).
+func (s *sysState) setUpSandbox() *SetupError {
+	bwrapPid := s.bwrapPid
 	// On v1 bwrap goes into the group first, while it waits for its
 	// options: everything it makes is then born in the group, so whatever a
 	// dead app leaves of a run (an init held for ever) is in the run's
@@ -561,12 +599,10 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 			testBeforeAttach(s.group)
 		}
 		if err := s.group.attach(bwrapPid); err != nil {
-			// bwrap has made nothing yet: killing it ends the run.
-			s.mu.Lock()
-			s.setupErr = fmt.Errorf("sandbox: placing the run in its control group: %w", err)
-			s.mu.Unlock()
-			cmd.Process.Kill()
-			return
+			// bwrap has made nothing yet: its options are never sent.
+			s.argsW.Close()
+			s.argsW = nil
+			return setupErr("attach_bwrap", err)
 		}
 	}
 	go func(w *os.File, b []byte) {
@@ -579,105 +615,169 @@ func (s *sysState) readInfo(cmd *exec.Cmd) {
 	var msg struct {
 		ChildPid int `json:"child-pid"`
 	}
-	dec := json.NewDecoder(io.LimitReader(s.infoR, 4096))
-	if err := dec.Decode(&msg); err != nil || msg.ChildPid <= 0 {
-		failed(fmt.Errorf("sandbox: bwrap did not report its child: %v", err))
-	} else if stat, err := os.ReadFile("/proc/" + strconv.Itoa(msg.ChildPid) + "/stat"); err != nil || parentPid(stat) != bwrapPid {
-		failed(errors.New("sandbox: the reported child is not bwrap's"))
-	} else if fd, err := unix.PidfdOpen(msg.ChildPid, 0); err != nil {
-		failed(err)
-	} else {
-		s.mu.Lock()
-		s.initPid, s.pidfd = msg.ChildPid, fd
-		s.mu.Unlock()
-		if s.group != nil && s.group.version == 1 && setupErr == nil {
-			if err := s.group.attach(msg.ChildPid); err != nil {
-				failed(fmt.Errorf("sandbox: placing the run in its control group: %w", err))
-			}
-		}
+	if testBeforeInfo != nil {
+		testBeforeInfo()
 	}
-	if setupErr == nil {
-		// The program runs below the window's priority (its processes
-		// inherit the init's nice value and cannot lower it): on a small
-		// machine a flood of output or a busy loop then never takes the CPU
-		// from the window the child is typing in.
-		unix.Setpriority(unix.PRIO_PROCESS, msg.ChildPid, programNice)
+	dec := json.NewDecoder(io.LimitReader(s.infoR, 4096))
+	if err := dec.Decode(&msg); err != nil {
+		return setupErr("read_info", err)
+	}
+	if msg.ChildPid <= 0 {
+		return setupErr("read_info", fmt.Errorf("bwrap reported child %d", msg.ChildPid))
+	}
+	pid := msg.ChildPid
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return setupErr("check_init", err)
+	}
+	if parentPid(stat) != bwrapPid {
+		return setupErr("check_init", errors.New("the reported child is not bwrap's"))
+	}
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		return setupErr("pin_init", err)
 	}
 	s.mu.Lock()
+	s.initPid, s.pidfd = pid, fd
 	killReq := s.killReq
-	if setupErr != nil {
-		s.setupErr = setupErr
-	}
-	fd := s.pidfd
 	s.mu.Unlock()
-	if setupErr == nil && !killReq {
-		s.blockW.Write([]byte{1})
-		s.blockW.Close()
-		// The gate opens only once the init dies with bwrap, which dies
-		// with the app: from then on the app's death, at any instant,
-		// ends the sandbox. Had the app died before, the gate reads EOF
-		// and nothing of the program runs.
-		if err := awaitInitBound(bwrapPid, msg.ChildPid, fd); err != nil {
-			s.mu.Lock()
-			if !s.killReq { // a Stop meanwhile is no failure of the sandbox
-				s.setupErr = err
-			}
-			s.mu.Unlock()
-		} else {
-			s.gateW.Write([]byte("\n"))
-			s.gateW.Close()
-			return
+	if killReq {
+		return nil
+	}
+	if s.group != nil && s.group.version == 1 {
+		if err := s.group.attach(pid); err != nil {
+			return setupErr("attach_init", err)
 		}
 	}
-	if fd >= 0 {
-		unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+	// The program runs below the window's priority (its processes
+	// inherit the init's nice value and cannot lower it): on a small
+	// machine a flood of output or a busy loop then never takes the CPU
+	// from the window the child is typing in.
+	if err := unix.Setpriority(unix.PRIO_PROCESS, pid, programNice); err != nil {
+		return setupErr("lower_priority", err)
 	}
-	killChildrenOf(bwrapPid) // an init the report did not name
-	cmd.Process.Kill()
+	if testBeforeRelease != nil {
+		testBeforeRelease(pid, fd)
+	}
+	if _, err := s.blockW.Write([]byte{1}); err != nil {
+		return setupErr("release_init", err)
+	}
+	s.blockW.Close()
+	s.blockW = nil
+	// The gate opens only once the init dies with bwrap, which dies
+	// with the app: from then on the app's death, at any instant,
+	// ends the sandbox. Had the app died before, the gate reads EOF
+	// and nothing of the program runs.
+	if err := awaitInitBound(bwrapPid, pid, fd); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	killReq = s.killReq
+	s.mu.Unlock()
+	if killReq {
+		return nil
+	}
+	if _, err := s.gateW.Write([]byte("\n")); err != nil {
+		return setupErr("open_gate", err)
+	}
+	s.gateW.Close()
+	s.gateW = nil
+	return nil
 }
 
 // initBoundWait bounds how long the host waits for the released init to
 // tie its life to bwrap's; a sandbox that has not by then is killed unrun.
 const initBoundWait = 30 * time.Second
 
+// initPoll is how long awaitInitBound waits on the init's pidfd between
+// two looks at its state.
+const initPoll = 200 * time.Microsecond
+
 // awaitInitBound returns once the sandbox's init is known to die with
 // bwrap. bwrap's init sets its parent-death signal only after the block fd
 // lets it go, then installs its seccomp filter (do_init, bubblewrap 0.5 and
 // later): a filter more than bwrap has says the signal is set, and bwrap
 // still being its parent afterwards says it was set while bwrap lived.
-func awaitInitBound(bwrapPid, initPid, pidfd int) error {
+// Only the kernel's word ends the wait early: the init's pidfd readable,
+// or its /proc entry gone.
+func awaitInitBound(bwrapPid, initPid, pidfd int) *SetupError {
 	base, err := os.ReadFile("/proc/" + strconv.Itoa(bwrapPid) + "/status")
 	if err != nil {
-		return fmt.Errorf("sandbox: reading bwrap's state: %w", err)
+		return setupErr("read_bwrap_status", err)
 	}
 	deadline := time.Now().Add(initBoundWait)
-	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
 	for {
 		st, err := os.ReadFile("/proc/" + strconv.Itoa(initPid) + "/status")
 		if err != nil {
-			return errors.New("sandbox: the init ended before it ran the program")
+			if gone(err) {
+				return setupErr("init_ended", err)
+			}
+			return setupErr("read_init_status", err)
 		}
 		bound, err := moreFilters(st, base)
 		if err != nil {
-			return err
+			return setupErr("count_filters", err)
 		}
 		if bound {
 			stat, err := os.ReadFile("/proc/" + strconv.Itoa(initPid) + "/stat")
-			if err != nil || parentPid(stat) != bwrapPid {
-				return errors.New("sandbox: bwrap ended before the init was tied to it")
+			if err != nil && !gone(err) {
+				return setupErr("read_init_stat", err)
 			}
-			// The pid read above is still the init's: its pidfd says it lives.
-			if n, _ := unix.Poll(fds, 0); n != 0 {
-				return errors.New("sandbox: the init ended before it ran the program")
+			if err != nil || parentPid(stat) != bwrapPid {
+				return setupErr("bwrap_ended", errors.New("bwrap ended before the init was tied to it"))
+			}
+			// The pid read above is still the init's if its pidfd says it lives.
+			exited, err := pidfdExited(pidfd, 0)
+			if err != nil {
+				return setupErr("poll_init", err)
+			}
+			if exited {
+				return setupErr("init_ended", errors.New("the init ended before it ran the program"))
 			}
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return errors.New("sandbox: the init never got ready")
+			return setupErr("init_not_ready", fmt.Errorf("not tied to bwrap after %v", initBoundWait))
 		}
-		if n, _ := unix.Ppoll(fds, &unix.Timespec{Nsec: 200_000}, nil); n > 0 {
-			return errors.New("sandbox: the init ended before it ran the program")
+		exited, err := pidfdExited(pidfd, initPoll)
+		if err != nil {
+			return setupErr("poll_init", err)
 		}
+		if exited {
+			return setupErr("init_ended", errors.New("the init ended before it ran the program"))
+		}
+	}
+}
+
+// gone says whether reading a process's /proc entry failed because the
+// process is no more: the kernel's evidence, unlike a full table or a
+// signal.
+func gone(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ESRCH)
+}
+
+// pidfdExited says whether the process behind pidfd has exited, waiting up
+// to d for it. Only POLLIN (or POLLHUP, once reaped) on the pidfd says it
+// has. A poll that was interrupted or could not be made (EINTR: a signal
+// to this thread, Go's preemption or a SIGCHLD; EAGAIN) says nothing, and
+// is made again for the time left.
+func pidfdExited(pidfd int, d time.Duration) (bool, error) {
+	deadline := time.Now().Add(d)
+	for {
+		fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
+		ts := unix.NsecToTimespec(max(int64(time.Until(deadline)), 0))
+		n, err := unix.Ppoll(fds, &ts, nil)
+		switch {
+		case err == unix.EINTR || err == unix.EAGAIN:
+			continue
+		case err != nil:
+			return false, err
+		case n == 0:
+			return false, nil
+		case fds[0].Revents&(unix.POLLIN|unix.POLLHUP) != 0:
+			return true, nil
+		}
+		return false, fmt.Errorf("pidfd poll: revents %#x", fds[0].Revents)
 	}
 }
 
@@ -709,26 +809,19 @@ func statusNumber(status []byte, name string) (int64, bool) {
 	return 0, false
 }
 
-// killChildrenOf SIGKILLs every process whose parent is pid.
-func killChildrenOf(pid int) {
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && parentPid(stat) == pid {
-			syscall.Kill(child, syscall.SIGKILL)
-		}
-	}
-}
-
 // testBeforeAttach, when set by a test, runs just before a run's first
 // move into its group: it can make that move fail.
 var testBeforeAttach func(g *runGroup)
 
+// testBeforeInfo and testBeforeRelease, when set by a test, run just
+// before bwrap's report is read, and just before the held init is let go.
+var (
+	testBeforeInfo    func()
+	testBeforeRelease func(initPid, pidfd int)
+)
+
 // failure is why setting the run up failed after bwrap started, if it did.
-func (s *sysState) failure() error {
+func (s *sysState) failure() *SetupError {
 	<-s.infoDone
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -753,30 +846,27 @@ func parentPid(stat []byte) int {
 	return n
 }
 
-// kill SIGKILLs the namespace's init: the kernel then kills every process
-// in the pid namespace, setsid'd and double-forked ones included, and bwrap
-// exits. Before the init is known, killing bwrap would orphan an init still
-// held on its block fd (it has no death signal yet) together with the run's
-// pipes, so the kill is left to readInfo, which kills the init as soon as it
-// knows it, before letting it go. Once readInfo is over without an init,
-// bwrap alone is left to kill.
+// kill SIGKILLs the run. Once the init is known and the run set up,
+// killing the init makes the kernel kill every process in the pid
+// namespace, setsid'd and double-forked ones included, and bwrap exits.
+// While the run is being set up the kill goes to everything it may have
+// (killSetUp): bwrap alone would orphan an init still held on its block
+// fd, which has no death signal yet, together with the run's pipes; and
+// readInfo, seeing killReq, lets nothing of the program run.
 func (s *sysState) kill(cmd *exec.Cmd) error {
 	s.mu.Lock()
-	fd := s.pidfd
+	defer s.mu.Unlock()
 	s.killReq = true
-	s.mu.Unlock()
-	if fd >= 0 {
-		if err := unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0); err == nil || errors.Is(err, unix.ESRCH) {
+	if !s.over {
+		s.killSetUp()
+		return nil
+	}
+	if s.pidfd >= 0 {
+		if err := unix.PidfdSendSignal(s.pidfd, unix.SIGKILL, nil, 0); err == nil || errors.Is(err, unix.ESRCH) {
 			return nil
 		}
-		return cmd.Process.Kill()
 	}
-	select {
-	case <-s.infoDone:
-		return cmd.Process.Kill()
-	default:
-		return nil // readInfo sees killReq
-	}
+	return cmd.Process.Kill()
 }
 
 // finish returns once the namespace's init has exited, and with it (the
@@ -790,18 +880,13 @@ func (s *sysState) finish() {
 		return
 	}
 	unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
 	for {
-		if _, err := unix.Poll(fds, -1); err != unix.EINTR {
+		if exited, err := pidfdExited(fd, time.Minute); exited || err != nil {
 			return
 		}
 	}
 }
 
-// sample reads the run's state through the sandbox's own /proc, so only
-// its processes are listed: VmPeak and CPU time per process, whether a
-// task is blocked reading the host's stdin pipe (stdinIno) or runnable,
-// the scratch's file count, and the run group's counters.
 func (s *sysState) sample(stdinIno uint64) usage {
 	u := usage{scratchFiles: -1}
 	if s.group != nil {

@@ -264,6 +264,7 @@ func (p *Process) launch(ctx context.Context) (err error) {
 	go func() { p.dispatch(); close(dispatched) }()
 	go p.supervise()
 	go func() {
+		sys.setUp()
 		werr := cmd.Wait()
 		end := time.Now()
 		close(p.exited)
@@ -734,7 +735,7 @@ func (p *Process) finish(end time.Time, werr error) {
 	p.outcome.Status, p.outcome.ExitCode, p.outcome.Signal = verdict(o)
 	p.outcome.Limit = limitName(o.cause)
 	if err := p.sys.failure(); err != nil {
-		p.outcome.Status, p.outcome.Limit = StatusUnavailable, ""
+		p.outcome.Status, p.outcome.Limit, p.outcome.Setup = StatusUnavailable, "", err
 	}
 	p.outcome.RunMemoryPeak = p.runPeak
 	p.outcome.Duration = duration

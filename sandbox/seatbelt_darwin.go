@@ -192,7 +192,9 @@ func (s *sysState) resident(int) int64 {
 }
 
 // failure is nil: nothing is set up after the sandbox starts.
-func (s *sysState) failure() error { return nil }
+func (s *sysState) failure() *SetupError { return nil }
+
+func (s *sysState) setUp() {}
 
 // psCPUTime parses ps's cputime, "[[dd-]hh:]mm:ss[.ff]".
 func psCPUTime(s string) time.Duration {

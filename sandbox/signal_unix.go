@@ -38,3 +38,10 @@ func kernelRelease() string {
 	}
 	return unix.ByteSliceToString(u.Release[:])
 }
+
+func errnoName(n syscall.Errno) string {
+	if s := unix.ErrnoName(n); s != "" {
+		return s
+	}
+	return "errno " + itoa(int(n))
+}

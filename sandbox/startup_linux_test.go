@@ -25,11 +25,11 @@ func TestBwrapProcAttr(t *testing.T) {
 		runAs, groupFD int
 		want           *syscall.SysProcAttr
 	}{
-		{-1, -1, &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}},
-		{-1, 7, &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, UseCgroupFD: true, CgroupFD: 7}},
-		{nobody, 9, &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, UseCgroupFD: true, CgroupFD: 9,
+		{-1, -1, &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}},
+		{-1, 7, &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true, UseCgroupFD: true, CgroupFD: 7}},
+		{nobody, 9, &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true, UseCgroupFD: true, CgroupFD: 9,
 			Credential: &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}}},
-		{nobody, -1, &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL,
+		{nobody, -1, &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true,
 			Credential: &syscall.Credential{Uid: nobody, Gid: nobody, Groups: []uint32{}}}},
 	}
 	for _, tt := range tests {

@@ -33,7 +33,8 @@ func (*sysState) started(*exec.Cmd)      {}
 func (*sysState) kill(c *exec.Cmd) error { return c.Process.Kill() }
 func (*sysState) finish()                {}
 func (*sysState) sample(uint64) usage    { return usage{scratchFiles: -1} }
-func (*sysState) failure() error         { return nil }
+func (*sysState) failure() *SetupError   { return nil }
+func (*sysState) setUp()                 {}
 func (*sysState) resident(int) int64     { return 0 }
 func (*sysState) cleanup()               {}
 
