@@ -2,8 +2,8 @@ package sandbox
 
 import (
 	"errors"
-	"syscall"
 	"strconv"
+	"syscall"
 	"time"
 )
 

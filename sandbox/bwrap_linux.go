@@ -225,8 +225,8 @@ type sysState struct {
 
 	infoDone chan struct{}
 	mu       sync.Mutex
-	initPid  int  // host pid of the sandbox's pid-namespace init
-	pidfd    int  // -1 until known
+	initPid  int // host pid of the sandbox's pid-namespace init
+	pidfd    int // -1 until known
 	bwrapPid int
 	killReq  bool // a kill was asked for
 	over     bool // readInfo is over: the run is set up, or killed
