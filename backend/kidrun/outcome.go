@@ -13,8 +13,9 @@ import (
 // window, the command line and the AI-tutor server all word it from Key and
 // Values, so the same end reads the same everywhere.
 type Outcome struct {
-	// Key is the message: a bound that ended the run or the child's Stop.
-	Key string `json:"key" enum:"limit.stopped,limit.cpu,limit.idle,limit.quiet,limit.files,limit.timeout,limit.memory,limit.output,limit.killed" ts:"OutcomeKey"`
+	// Key is the message: a bound that ended the run, the child's Stop, or
+	// the step at which setting the sandbox up failed (setup.failed).
+	Key string `json:"key" enum:"limit.stopped,limit.cpu,limit.idle,limit.quiet,limit.files,limit.timeout,limit.memory,limit.output,limit.killed,setup.failed" ts:"OutcomeKey"`
 	// Values fill the message's {names}: every value any of them uses,
 	// already formatted ("10", "512 MB", "5").
 	Values map[string]string `json:"values"`
@@ -22,9 +23,11 @@ type Outcome struct {
 
 // outcomeOf is the outcome of a finished run, or nil for a run that ended
 // by itself (its status then says all: ok, an error, an exit code).
-func outcomeOf(r *Result) *Outcome {
+func outcomeOf(r *Result, setup *sandbox.SetupError) *Outcome {
 	key := ""
 	switch {
+	case setup != nil:
+		return &Outcome{Key: setupFailed, Values: setupValues(setup)}
 	case r.Stopped:
 		key = "limit.stopped"
 	case r.Limit != "":
@@ -41,6 +44,19 @@ func outcomeOf(r *Result) *Outcome {
 		return nil
 	}
 	return &Outcome{Key: key, Values: limitValues(r.Limits)}
+}
+
+// setupFailed is the outcome of a run whose sandbox could not be set up.
+const setupFailed = "setup.failed"
+
+// setupValues name a failed set-up step and the kernel's word for it (its
+// errno, or the step's own words when it has none).
+func setupValues(e *sandbox.SetupError) map[string]string {
+	why := e.Errno()
+	if why == "" {
+		why = e.Err.Error()
+	}
+	return map[string]string{"step": e.Step, "error": why}
 }
 
 // limitValues are the run's bounds as the messages name them.

@@ -2,6 +2,9 @@ package kidrun
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"syscall"
 	"reflect"
 	"regexp"
 	"strings"
@@ -34,6 +37,10 @@ func TestEveryEndHasItsOwnMessage(t *testing.T) {
 		{"memory", sandbox.Outcome{Status: sandbox.StatusMemory}, "limit.memory", "512 MB", "more than 512 MB"},
 		{"output", sandbox.Outcome{Status: sandbox.StatusOutput}, "limit.output", "1 MB", "more than 1 MB"},
 		{"killed", sandbox.Outcome{Status: sandbox.StatusKilled}, "limit.killed", "强制", "forced to end"},
+		{"set-up step", sandbox.Outcome{Status: sandbox.StatusUnavailable, Setup: &sandbox.SetupError{Step: "read_info", Err: fmt.Errorf("decoding: %w", syscall.EINTR)}},
+			"setup.failed", "“read_info”这一步：EINTR", "step “read_info”: EINTR"},
+		{"set-up step without an errno", sandbox.Outcome{Status: sandbox.StatusUnavailable, Setup: &sandbox.SetupError{Step: "bwrap_ended", Err: errors.New("bwrap ended before the init was tied to it")}},
+			"setup.failed", "“bwrap_ended”这一步：bwrap ended", "step “bwrap_ended”: bwrap ended before"},
 	}
 	placeholder := regexp.MustCompile(`\{[a-z]+\}`)
 	seen := map[string]bool{}

@@ -136,7 +136,7 @@ func buildResult(out sandbox.Outcome, rep report, p sandbox.Policy, lang string)
 	if left > 0 {
 		r.Notices = append(slices.Clip(r.Notices), text.Get("notice.pictures", lang, map[string]string{"n": strconv.Itoa(left)}))
 	}
-	r.Outcome = outcomeOf(r)
+	r.Outcome = outcomeOf(r, out.Setup)
 	r.Message = r.Outcome.Text(lang)
 	return r
 }

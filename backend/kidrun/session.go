@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"sync"
 	"time"
 
@@ -388,6 +389,10 @@ func (r *sessionRun) claim() {
 // finished reports the result and forgets the run; only then may its id be used again.
 func (r *sessionRun) finished() {
 	res := r.run.Wait()
+	if o := res.Outcome; o != nil && o.Key == setupFailed {
+		// The app's log keeps what the child's message says in their words.
+		log.Printf("run %s: the sandbox could not be set up at step %s: %s", r.id, o.Values["step"], o.Values["error"])
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	emit := func() {

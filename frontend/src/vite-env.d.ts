@@ -6,3 +6,7 @@ declare module '*/messages.json?group=limit' {
   const texts: Record<string, { zh: string; en: string }>;
   export default texts;
 }
+declare module '*/messages.json?group=setup' {
+  const texts: Record<string, { zh: string; en: string }>;
+  export default texts;
+}

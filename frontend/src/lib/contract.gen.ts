@@ -19,7 +19,7 @@ export type RunLimit = 'cpu' | 'idle' | 'quiet' | 'files';
 export type TraceEvent = 'line' | 'call' | 'return' | 'exception';
 
 /** A catalogue message (python/messages.json) that says how a run ended. */
-export type OutcomeKey = 'limit.stopped' | 'limit.cpu' | 'limit.idle' | 'limit.quiet' | 'limit.files' | 'limit.timeout' | 'limit.memory' | 'limit.output' | 'limit.killed';
+export type OutcomeKey = 'limit.stopped' | 'limit.cpu' | 'limit.idle' | 'limit.quiet' | 'limit.files' | 'limit.timeout' | 'limit.memory' | 'limit.output' | 'limit.killed' | 'setup.failed';
 
 export interface RunError {
   type: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import limitTexts from '../../../python/messages.json?group=limit';
+import setupTexts from '../../../python/messages.json?group=setup';
 import type { RunResult } from './backend';
 import { outcomeText } from './catalogue';
 import { defaultLimits, type OutcomeKey, type RunOutcome } from './contract.gen';
@@ -11,7 +12,8 @@ function result(over: Partial<RunResult>): RunResult {
 }
 
 /** The values the engine sends with the default bounds (kidrun limitValues), wall clock 7 s. */
-const VALUES = { seconds: '7', cpu: '9', idle: '300', minutes: '5', files: '10000', memory: '512 MB', size: '1 MB' };
+const VALUES = { seconds: '7', cpu: '9', idle: '300', minutes: '5', files: '10000', memory: '512 MB', size: '1 MB', step: 'read_info', error: 'EINTR' };
+const TEXTS: Record<string, { zh: string; en: string }> = { ...limitTexts, ...setupTexts };
 
 const outcome = (key: OutcomeKey): RunOutcome => ({ key, values: VALUES });
 
@@ -28,17 +30,18 @@ const CASES = {
   'limit.memory': { r: { status: 'memory_limit', exit_code: -1 }, zh: '超过了 512 MB', en: 'more than 512 MB of memory' },
   'limit.output': { r: { status: 'output_limit', exit_code: -1 }, zh: '超过了 1 MB', en: 'printed more than 1 MB' },
   'limit.killed': { r: { status: 'killed', exit_code: 137 }, zh: '强制结束', en: 'forced to end' },
+  'setup.failed': { r: { status: 'sandbox_unavailable', exit_code: -1 }, zh: '“read_info”这一步：EINTR', en: 'step “read_info”: EINTR' },
 } satisfies Record<OutcomeKey, { r: Partial<RunResult>; zh: string; en: string }>;
 
 describe('describeResult words a limit or a Stop from the catalogue', () => {
   it.each(Object.entries(CASES) as [OutcomeKey, (typeof CASES)[OutcomeKey]][])('%s, in both languages', (key, c) => {
     const o = describeResult(result({ ...c.r, outcome: outcome(key) }));
     expect(o.key).toBe(key);
-    expect(o.tone).toBe(key === 'limit.stopped' ? 'info' : 'warn');
+    expect(o.tone).toBe(key === 'limit.stopped' ? 'info' : key === 'setup.failed' ? 'error' : 'warn');
     for (const lang of ['zh', 'en'] as const) {
       const text = headline(lang, o);
       expect(text).toBe(outcomeText(lang, key, VALUES));
-      expect(text).toBe(limitTexts[key][lang].replace(/\{(\w+)\}/g, (_m, n: keyof typeof VALUES) => VALUES[n]));
+      expect(text).toBe(TEXTS[key][lang].replace(/\{(\w+)\}/g, (_m, n: keyof typeof VALUES) => VALUES[n]));
       expect(text).toContain(c[lang]);
       expect(text).not.toMatch(/\{\w+\}/);
     }
@@ -77,12 +80,12 @@ describe('describeResult for an end of the program’s own', () => {
 });
 
 describe('the bundled catalogue', () => {
-  it('holds the limit texts only, each in both languages', () => {
-    const keys = Object.keys(limitTexts);
+  it('holds the outcome texts only, each in both languages', () => {
+    const keys = Object.keys(TEXTS);
     expect(keys.sort()).toEqual(Object.keys(CASES).sort());
     for (const k of keys) {
-      expect(limitTexts[k].zh).toBeTruthy();
-      expect(limitTexts[k].en).toBeTruthy();
+      expect(TEXTS[k].zh).toBeTruthy();
+      expect(TEXTS[k].en).toBeTruthy();
     }
   });
 });

@@ -26,7 +26,7 @@ export interface Outcome {
 export function describeResult(r: RunResult): Outcome {
   const seconds = ((r.duration_ms ?? 0) / 1000).toFixed(2);
   const base = { error: r.error ?? null, seconds };
-  if (r.outcome) return { ...base, tone: r.outcome.key === 'limit.stopped' ? 'info' : 'warn', key: r.outcome.key, params: r.outcome.values };
+  if (r.outcome) return { ...base, tone: outcomeTone(r.outcome.key), key: r.outcome.key, params: r.outcome.values };
   switch (r.status) {
     case 'ok':
       return { ...base, tone: 'ok', key: 'doneOk' };
@@ -36,6 +36,13 @@ export function describeResult(r: RunResult): Outcome {
       if (r.error) return { ...base, tone: 'error', key: 'errorTitle' };
       return { ...base, tone: 'error', key: 'doneExit', params: { n: r.exit_code } };
   }
+}
+
+/** How an outcome reads: a Stop is the child's own, a bound a warning, a
+ * sandbox that could not get ready an error. */
+function outcomeTone(key: OutcomeKey): Outcome['tone'] {
+  if (key === 'limit.stopped') return 'info';
+  return key === 'setup.failed' ? 'error' : 'warn';
 }
 
 /** The outcome's headline in `lang`. */
