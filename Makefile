@@ -9,7 +9,7 @@ GUITAGS := desktop,production,webkit2_41
 PYTHON  ?= /usr/bin/python3
 BIN     := build/bin
 
-.PHONY: all setup setup-test frontend card bindings build cli gui run test test-go test-python test-frontend test-e2e vet bench clean
+.PHONY: all setup setup-test frontend card bindings build cli gui run test test-go test-python test-frontend test-e2e vet bench soak clean
 
 all: build
 
@@ -75,6 +75,11 @@ vet: frontend frontend/card/classroom.html
 
 test-go: build frontend/card/classroom.html
 	KIDCODER_REQUIRE_SANDBOX=1 go test -race ./...
+
+# 20,000 sandbox starts from four apps under signal storms, with two busy
+# loops beside them: the count of failures must be 0.
+soak: setup-test frontend/card/classroom.html
+	scripts/soak.sh
 
 test-python:
 	cd python && $(PYTHON) -m unittest discover -s tests
