@@ -45,7 +45,7 @@ func signalStorm(stop <-chan struct{}) *sync.WaitGroup {
 					}
 				}
 			}
-			time.Sleep(5 * time.Millisecond)
+			time.Sleep(20 * time.Millisecond)
 		}
 	}()
 	go func() {
