@@ -532,7 +532,9 @@ func (s *sysState) started(cmd *exec.Cmd) {
 		}
 	}
 	s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR, s.groupFD, s.copies = nil, nil, nil, nil, nil, nil, nil
+	s.mu.Lock()
 	s.bwrapPid = cmd.Process.Pid
+	s.mu.Unlock()
 	go s.readInfo()
 }
 
@@ -579,7 +581,10 @@ func (s *sysState) killSetUp() {
 	}
 	// bwrap leads its own process group (bwrapProcAttr) and the init is
 	// born in it: until the init is let go nothing of the run has left it.
-	unix.Kill(-s.bwrapPid, unix.SIGKILL)
+	// A pid of 0 would name the app's own group.
+	if s.bwrapPid > 0 {
+		unix.Kill(-s.bwrapPid, unix.SIGKILL)
+	}
 	if s.group != nil {
 		s.group.killAll()
 	}
@@ -858,6 +863,10 @@ func (s *sysState) kill(cmd *exec.Cmd) error {
 	defer s.mu.Unlock()
 	s.killReq = true
 	if !s.over {
+		if s.bwrapPid == 0 {
+			// The context ended as bwrap started, before started ran.
+			s.bwrapPid = cmd.Process.Pid
+		}
 		s.killSetUp()
 		return nil
 	}
