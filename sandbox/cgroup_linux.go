@@ -657,17 +657,45 @@ func (g *runGroup) killAll() {
 	}
 }
 
-// remove deletes the group once its processes are gone; the kernel frees
-// a group's last charges asynchronously, so a busy group is retried briefly.
+// remove deletes the group once its processes are gone. The kernel frees
+// a group's last charges asynchronously, in a worker that a busy machine
+// can hold back for seconds (rmdir says EBUSY meanwhile): a group still
+// busy after a short wait is left to a removal in the background, so no
+// run waits on the kernel's worker and the group does not stay behind.
 func (g *runGroup) remove() {
+	left := g.removeDirs(50, 10*time.Millisecond)
+	if len(left) == 0 {
+		return
+	}
+	groupRemovals.Add(1)
+	go func() {
+		defer groupRemovals.Done()
+		// What is still busy after ten minutes holds a process of the
+		// run: the next instance's sweep ends it and removes the group.
+		(&runGroup{dirs: left}).removeDirs(600, time.Second)
+	}()
+}
+
+// groupRemovals counts the removals remove left to the background.
+var groupRemovals sync.WaitGroup
+
+// removeDirs removes the group's directories, trying each up to tries
+// times, every, and returns those it could not remove.
+func (g *runGroup) removeDirs(tries int, every time.Duration) map[string]string {
+	left := map[string]string{}
 	for _, d := range g.each() {
-		for i := 0; i < 50; i++ {
+		for i := 0; ; i++ {
 			if err := os.Remove(d); err == nil || errors.Is(err, os.ErrNotExist) {
 				break
 			}
-			time.Sleep(10 * time.Millisecond)
+			if i == tries-1 {
+				left[d] = d
+				break
+			}
+			time.Sleep(every)
 		}
 	}
+	return left
 }
 
 // ProcessLimits are the per-process address-space and process-count limits

@@ -3,6 +3,7 @@
 # host reads at most maxFrames of them and then closes the pipe, so the
 # program gets EPIPE instead of the host's time.
 # expect-status: timeout
+# policy-wall: 2s
 # frames: true
 import os
 empty = b"\0\0\0\0" * 16384
