@@ -73,8 +73,11 @@ vet: frontend frontend/card/classroom.html
 	GOOS=darwin go vet ./sandbox/ ./backend/... ./cmd/... ./python/
 	GOOS=windows go vet ./sandbox/ ./backend/... ./cmd/... ./python/
 
+# The sandbox package alone starts a few thousand runs (the attack suite
+# and TestSetupUnderStorms' 2,000): more than go test's default 10 minutes
+# a package on a busy 2-core machine under -race.
 test-go: build frontend/card/classroom.html
-	KIDCODER_REQUIRE_SANDBOX=1 go test -race ./...
+	KIDCODER_REQUIRE_SANDBOX=1 go test -race -timeout 30m ./...
 
 # 20,000 sandbox starts from four apps under signal storms, with two busy
 # loops beside them: the count of failures must be 0.
