@@ -12,19 +12,20 @@ for _ in 1 2; do
   (while :; do :; done) &
   busy+=($!)
 done
-trap 'kill "${busy[@]}" 2>/dev/null || true' EXIT
-go test -c -o build/soak.test ./sandbox/
+work=$(mktemp -d)
+trap 'kill "${busy[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+go test -c -o "$work/soak.test" ./sandbox/
 done_starts=0
 failed=0
 while [ "$done_starts" -lt "$starts" ]; do
   n=$((starts - done_starts < round ? starts - done_starts : round))
   if (cd sandbox && KIDCODER_REQUIRE_SANDBOX=1 KIDCODER_SOAK_STARTS=$n \
-        ../build/soak.test -test.count=1 -test.timeout=0 -test.run '^TestSetupUnderStorms$' -test.v) >build/soak-round.log 2>&1; then
+        "$work/soak.test" -test.count=1 -test.timeout=0 -test.run '^TestSetupUnderStorms$' -test.v) >"$work/round.log" 2>&1; then
     :
   else
     failed=1
   fi
-  grep -E 'apps:|_test.go' build/soak-round.log | head -25
+  grep -E 'apps:|_test.go' "$work/round.log" | head -25
   done_starts=$((done_starts + n))
   echo "soak: $done_starts of $starts starts done"
 done
