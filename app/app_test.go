@@ -165,7 +165,9 @@ func TestRunWhileRunningRestarts(t *testing.T) {
 }
 
 func TestInputAndStop(t *testing.T) {
-	a, sh, st := readyApp(t, `{"timeoutSeconds": 3}`)
+	// The longest a child's run may have, not the default: the setting
+	// must reach the run, and the interpreter's start must not race it.
+	a, sh, st := readyApp(t, `{"timeoutSeconds": 60}`)
 	requireReady(t, st)
 	id := "run-in"
 	if err := a.Run(RunRequest{RunID: id, Code: "n = input('n? ')\nprint(int(n) + 1)\nimport time\nwhile True:\n    time.sleep(0.05)\n", Name: "in.py"}); err != nil {
@@ -183,7 +185,7 @@ func TestInputAndStop(t *testing.T) {
 	if !res.Stopped || !strings.Contains(res.Stdout, "42") {
 		t.Fatalf("after stop: %+v", res)
 	}
-	if res.Limits.WallSeconds != 3 {
+	if res.Limits.WallSeconds != 60 {
 		t.Errorf("the settings' timeout was not used: %v", res.Limits.WallSeconds)
 	}
 }

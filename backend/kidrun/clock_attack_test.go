@@ -1,7 +1,6 @@
 package kidrun
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +13,6 @@ import (
 // computes and sleeps gets no extra time: the wall clock goes by what the
 // host sees, and the run ends as a timeout within its wall budget.
 func TestForgedInputFramesDoNotPauseTheClock(t *testing.T) {
-	e := testEngine(t)
 	code := `import fcntl, os, struct, time
 frames = []
 for name in os.listdir("/proc/self/fd"):
@@ -42,15 +40,11 @@ while time.time() - t0 < 30:
     say(b'{"type":"input_done"}')
 print("OUTLASTED THE CLOCK")
 `
-	pol := e.Policy()
+	pol := testEngine(t).Policy()
 	pol.WallTime = 2 * time.Second
 	pol.CPUTime = 60 * time.Second
 	pol.IdleTime = 3 * time.Second
-	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "forge.py", Interactive: true, Policy: &pol}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := r.Wait()
+	res := startBounded(t, pol, Request{Code: []byte(code), Name: "forge.py", Interactive: true}, nil).Wait()
 	if !strings.Contains(res.Stdout, "FRAME FDS 1") {
 		t.Fatalf("the attack did not find the frame pipe: %q %q", res.Stdout, res.Stderr)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"kidcoder/backend/kidrun/kidruntest"
 	"kidcoder/sandbox"
 )
 
@@ -48,9 +49,9 @@ func testEngine(t testing.TB) *Engine {
 			engErr = err
 			return
 		}
-		p := sandbox.DefaultPolicy()
-		p.WallTime = 5 * time.Second
-		eng, engErr = New(Options{CacheDir: cache, Policy: p})
+		// The tests of a time bound set theirs on programs that only wait
+		// or loop; every other run here does real work.
+		eng, engErr = New(Options{CacheDir: cache, Policy: kidruntest.RoomyPolicy()})
 		if engErr == nil {
 			_, engErr = eng.Check(context.Background())
 		}
@@ -232,14 +233,10 @@ func TestInteractiveInput(t *testing.T) {
 }
 
 func TestWaitingForInputPausesTheClock(t *testing.T) {
-	e := testEngine(t)
-	p := e.Policy()
+	p := testEngine(t).Policy()
 	p.WallTime = 1 * time.Second
 	ev := newEvents()
-	r, err := e.Start(context.Background(), Request{Code: []byte("x = input('? ')\nprint('got', x)\n"), Name: "slow.py", Interactive: true, Policy: &p}, ev)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := startBounded(t, p, Request{Code: []byte("x = input('? ')\nprint('got', x)\n"), Name: "slow.py", Interactive: true}, ev)
 	<-ev.waiting
 	// The child takes longer to type than the wall limit; that must not count.
 	time.Sleep(1500 * time.Millisecond)

@@ -160,8 +160,7 @@ func TestLiveFramesReachTheObserver(t *testing.T) {
 // over, and a game left waiting without input is put away as "quiet",
 // not stopped by the wall clock before that.
 func TestLiveGameClocks(t *testing.T) {
-	e := testEngine(t)
-	pol := e.Policy()
+	pol := testEngine(t).Policy()
 	pol.WallTime, pol.CPUTime, pol.IdleTime = 1500*time.Millisecond, 1500*time.Millisecond, time.Minute
 	timerGame := `import turtle
 t = turtle.Turtle()
@@ -185,10 +184,7 @@ turtle.done()
 		tl = append(tl, Timed{at, Event{Type: "key", Key: "Left", Down: true}}, Timed{at, Event{Type: "key", Key: "Left"}})
 	}
 	tl = append(tl, Timed{5500 * time.Millisecond, Event{Type: "close"}})
-	r, err := e.Start(context.Background(), Request{Code: []byte(timerGame), Name: "snake.py", Stdin: []byte{}, Live: true, Policy: &pol}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := startBounded(t, pol, Request{Code: []byte(timerGame), Name: "snake.py", Stdin: []byte{}, Live: true}, nil)
 	r.Play(context.Background(), tl)
 	// Closing may land inside move(), whose next turtle call then ends the
 	// program quietly, as with CPython's Terminator.
@@ -197,10 +193,7 @@ turtle.done()
 	}
 
 	pol.IdleTime = 4 * time.Second
-	r, err = e.Start(context.Background(), Request{Code: []byte("import turtle\nturtle.listen()\nturtle.onkey(lambda: None, 'Up')\nturtle.done()\n"), Name: "wait.py", Stdin: []byte{}, Live: true, Policy: &pol, Lang: "en"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r = startBounded(t, pol, Request{Code: []byte("import turtle\nturtle.listen()\nturtle.onkey(lambda: None, 'Up')\nturtle.done()\n"), Name: "wait.py", Stdin: []byte{}, Live: true, Lang: "en"}, nil)
 	res := r.Wait()
 	if res.Status != "timeout" || res.Limit != "quiet" || res.DurationMS < 4000 || !strings.Contains(res.Message, "no keys or clicks") {
 		t.Fatalf("a game left alone: %s limit=%q after %d ms: %q", res.Status, res.Limit, res.DurationMS, res.Message)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"kidcoder/backend/kidrun/kidruntest"
 	"kidcoder/sandbox"
 )
 
@@ -49,6 +50,28 @@ func startOn(t *testing.T, e *Engine, code string, req Request) *Run {
 	r, err := e.Start(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return r
+}
+
+// startBounded starts req under pol, whose clocks a test checks, on a
+// warm sandbox: its clocks start with the program (docs/sandbox-limits.md,
+// "Warm runs"), so the bound holds the program's own lines, never the
+// interpreter's and the runner's start, real work a busy machine slows.
+func startBounded(t *testing.T, pol sandbox.Policy, req Request, obs Observer) *Run {
+	t.Helper()
+	roomy := pol
+	roomy.WallTime, roomy.CPUTime = kidruntest.Roomy, kidruntest.Roomy
+	e := warmEngine(t, roomy)
+	e.KeepWarm(Warmth{Live: req.Live})
+	awaitWarm(t, e)
+	req.Policy = &pol
+	r, err := e.Start(context.Background(), req, obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.warm.taken.Load() != 1 {
+		t.Fatal("the run started cold: its clock counts the interpreter's start")
 	}
 	return r
 }

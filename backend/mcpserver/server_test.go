@@ -82,8 +82,13 @@ func lessonsDir(t *testing.T) (string, *lessons.Library) {
 // testCard stands for the built classroom card, which the command brings.
 var testCard = []byte("<!doctype html><title>课堂 card</title>")
 
+// newServer is a server whose runs, unless a call asks for less, have the
+// longest time a child's run may (settings.MaxTimeout): the drawings and
+// checks run here do real work, whose verdict must not rest on a busy
+// machine's speed; the tests of a timeout ask for theirs.
 func newServer(t *testing.T, eng *kidrun.Engine, lib *lessons.Library, allowWrite bool) *Server {
-	return New(Options{Engine: eng, Settings: settings.Settings{Lang: "en"}, Lessons: lib, AllowWrite: allowWrite, Card: testCard})
+	set := settings.Settings{Lang: "en", TimeoutSeconds: settings.MaxTimeout}
+	return New(Options{Engine: eng, Settings: set, Lessons: lib, AllowWrite: allowWrite, Card: testCard})
 }
 
 func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {

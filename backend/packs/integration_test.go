@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"kidcoder/backend/kidrun"
+	"kidcoder/backend/kidrun/kidruntest"
 	"kidcoder/backend/text"
 	"kidcoder/sandbox"
 )
@@ -19,7 +20,9 @@ func realRunner(t *testing.T) Runner {
 	if testing.Short() {
 		t.Skip("runs programs in the sandbox")
 	}
-	eng, err := kidrun.New(kidrun.Options{CacheDir: filepath.Join(os.TempDir(), "kidcoder-packs-test-cache")})
+	// A pack's checks do real work: their verdicts must not rest on a
+	// busy machine's speed under a child's time bound.
+	eng, err := kidrun.New(kidrun.Options{CacheDir: filepath.Join(os.TempDir(), "kidcoder-packs-test-cache"), Policy: kidruntest.RoomyPolicy()})
 	if err == nil {
 		_, err = eng.Check(context.Background())
 	}

@@ -82,12 +82,20 @@ Usage:
                                 write_lesson only with --allow-write (docs/mcp.md)
   kidcoder version              print the version, commit and build date
   kidcoder pack new DIR         start an exercise pack (teachers)
-  kidcoder pack check DIR|FILE  validate a pack and run its reference solutions through its checks
+  kidcoder pack check [--json] [--timeout SECONDS] DIR|FILE
+                                validate a pack and run its reference solutions through its checks
   kidcoder pack build DIR -o FILE.kidpack
   kidcoder pack import FILE [--lessons DIR]
 
 Exit code 3 means the sandbox is missing or unusable: code is never run without it.
 `)
+}
+
+// timeoutPolicy is the limits of a run given --timeout seconds (0: the
+// default), at most ten minutes: `run` and `pack check` alike, so a slow
+// machine can give a pack's checks the time their real work takes there.
+func timeoutPolicy(seconds float64) sandbox.Policy {
+	return kidrun.PolicyFor(sandbox.DefaultPolicy(), time.Duration(min(seconds, 600)*float64(time.Second)))
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
@@ -134,7 +142,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if l == "" {
 		l = text.System()
 	}
-	policy := kidrun.PolicyFor(sandbox.DefaultPolicy(), time.Duration(min(*timeout, 600)*float64(time.Second)))
+	policy := timeoutPolicy(*timeout)
 
 	fail := func(err error) int {
 		code := 1

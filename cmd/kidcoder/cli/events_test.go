@@ -60,7 +60,7 @@ print("AFTER DONE")
 {"at_ms": 500, "type": "key", "key": "Up"}
 {"at_ms": 800, "type": "click", "x": 50, "y": 40, "button": 1}
 `), 0o644))
-	code, stdout, stderr := runCLI(t, "run", "--json", "--events", events, prog)
+	code, stdout, stderr := runCLI(t, "run", "--json", "--timeout", roomyTimeout, "--events", events, prog)
 	if code == ExitUnavailable {
 		if os.Getenv("KIDCODER_REQUIRE_SANDBOX") != "" {
 			t.Fatalf("sandbox required but unavailable: %s", stderr)

@@ -206,7 +206,7 @@ func TestRunOutLeavesPlantedLink(t *testing.T) {
 	prog := filepath.Join(t.TempDir(), "square.py")
 	must(t, os.WriteFile(prog, []byte("import turtle\nfor _ in range(4):\n    turtle.forward(50)\n    turtle.left(90)\n"), 0o644))
 
-	code, stdout, stderr := runCLI(t, "run", "--json", "--out", dir, prog)
+	code, stdout, stderr := runCLI(t, "run", "--json", "--timeout", roomyTimeout, "--out", dir, prog)
 	if code == ExitUnavailable {
 		t.Skipf("sandbox unavailable: %s", stderr)
 	}
@@ -223,7 +223,7 @@ func TestRunOutLeavesPlantedLink(t *testing.T) {
 
 	// Without the link, the same run writes its drawing there.
 	must(t, os.Remove(filepath.Join(dir, "turtle.svg")))
-	if code, _, stderr := runCLI(t, "run", "--out", dir, prog); code != 0 || stderr != "" {
+	if code, _, stderr := runCLI(t, "run", "--timeout", roomyTimeout, "--out", dir, prog); code != 0 || stderr != "" {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if svg := readOut(t, dir, "turtle.svg"); !bytes.HasPrefix(svg, []byte("<svg ")) {

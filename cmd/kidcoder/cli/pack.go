@@ -124,6 +124,7 @@ func packCheck(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the verdicts as JSON")
 	lang := fs.String("lang", "", "language of the check messages: zh or en")
 	python := fs.String("python", "", "Python interpreter to use")
+	timeout := fs.Float64("timeout", 0, "wall-clock limit in seconds of each run (default 10)")
 	if err := fs.Parse(reorder(args, map[string]bool{"json": true})); err != nil {
 		return ExitUsage
 	}
@@ -141,7 +142,7 @@ func packCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "%s %s: format valid, %d exercise(s); running the checks in the sandbox...\n", p.Manifest.ID, p.Manifest.Version, len(p.Manifest.Exercises))
-	eng, err := kidrun.New(kidrun.Options{Python: *python})
+	eng, err := kidrun.New(kidrun.Options{Python: *python, Policy: timeoutPolicy(*timeout)})
 	if err != nil {
 		fmt.Fprintf(stderr, "kidcoder: %s\n", explain(err, l))
 		return ExitUnavailable

@@ -3,11 +3,19 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kidcoder/backend/kidrun/kidruntest"
 )
+
+// roomyTimeout is --timeout for a run whose output a test checks: a bound
+// no test here checks, far above what a busy machine takes for the
+// program's real work (kidruntest.Roomy).
+var roomyTimeout = fmt.Sprint(kidruntest.Roomy.Seconds())
 
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -112,7 +120,7 @@ func TestPackCheckInSandbox(t *testing.T) {
 	if code, _, stderr := runCLI(t, "pack", "build", dir, "-o", file); code != 0 {
 		t.Fatal(stderr)
 	}
-	code, stdout, stderr := runCLI(t, "pack", "check", "--json", file)
+	code, stdout, stderr := runCLI(t, "pack", "check", "--json", "--timeout", roomyTimeout, file)
 	if code == ExitUnavailable {
 		t.Skipf("sandbox unavailable: %s", stderr)
 	}
@@ -139,7 +147,7 @@ func TestPackCheckInSandbox(t *testing.T) {
 	if err := os.WriteFile(sol, []byte("print('Perimeter: 200')\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, _ = runCLI(t, "pack", "check", dir)
+	code, stdout, _ = runCLI(t, "pack", "check", "--timeout", roomyTimeout, dir)
 	if code != 1 || !strings.Contains(stdout, "FAIL 01-square: solution fails") {
 		t.Fatalf("a broken solution: exit %d\n%s", code, stdout)
 	}

@@ -32,7 +32,7 @@ name = input()
 	stdin := filepath.Join(dir, "answers.txt")
 	must(t, os.WriteFile(stdin, []byte("小明\n"), 0o644))
 	out := filepath.Join(dir, "trace.jsonl")
-	code, stdout, stderr := runCLI(t, "run", "--trace", out, "--stdin", stdin, prog)
+	code, stdout, stderr := runCLI(t, "run", "--timeout", roomyTimeout, "--trace", out, "--stdin", stdin, prog)
 	if code == ExitUnavailable {
 		if os.Getenv("KIDCODER_REQUIRE_SANDBOX") != "" {
 			t.Fatalf("sandbox required but unavailable: %s", stderr)
@@ -64,7 +64,7 @@ name = input()
 	}
 
 	// --json: the result, without the trace the file has.
-	code, stdout, _ = runCLI(t, "run", "--json", "--trace", out, "--stdin", stdin, prog)
+	code, stdout, _ = runCLI(t, "run", "--json", "--timeout", roomyTimeout, "--trace", out, "--stdin", stdin, prog)
 	var res map[string]any
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil || code != 0 {
 		t.Fatalf("exit %d: %v\n%s", code, err, stdout)
@@ -81,7 +81,7 @@ name = input()
 	must(t, os.WriteFile(target, []byte("keep"), 0o644))
 	link := filepath.Join(dir, "link.jsonl")
 	must(t, os.Symlink(target, link))
-	code, _, stderr = runCLI(t, "run", "--trace", link, "--stdin", stdin, prog)
+	code, _, stderr = runCLI(t, "run", "--timeout", roomyTimeout, "--trace", link, "--stdin", stdin, prog)
 	if b, _ := os.ReadFile(target); code != 0 || string(b) != "keep" || !strings.Contains(stderr, "link.jsonl") {
 		t.Errorf("a link: exit %d, target %q, stderr %q", code, b, stderr)
 	}
@@ -98,7 +98,7 @@ func TestRunTraceTruncated(t *testing.T) {
 	prog := filepath.Join(dir, "loop.py")
 	must(t, os.WriteFile(prog, []byte("total = 0\nfor i in range(60000):\n    total += i\nprint(total)\n"), 0o644))
 	out := filepath.Join(dir, "trace.jsonl")
-	code, stdout, stderr := runCLI(t, "run", "--json", "--trace", out, prog)
+	code, stdout, stderr := runCLI(t, "run", "--json", "--timeout", roomyTimeout, "--trace", out, prog)
 	if code == ExitUnavailable {
 		if os.Getenv("KIDCODER_REQUIRE_SANDBOX") != "" {
 			t.Fatalf("sandbox required but unavailable: %s", stderr)
