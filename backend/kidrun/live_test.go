@@ -158,16 +158,21 @@ func TestLiveFramesReachTheObserver(t *testing.T) {
 // A live game's clocks go by what the host sees of the real runner: a
 // timer game the child keeps playing outlasts its wall clock many times
 // over, and a game left waiting without input is put away as "quiet",
-// not stopped by the wall clock before that.
+// not stopped by the wall clock before that. The game does a step of
+// work twice a second and waits in between, so however slowly a busy
+// machine does each step, the host sees it wait between them: the rule,
+// not the machine's speed, decides (with a step every 0.1 s a starved
+// run looked busy for 1.5 s at load 10).
 func TestLiveGameClocks(t *testing.T) {
 	pol := testEngine(t).Policy()
 	pol.WallTime, pol.CPUTime, pol.IdleTime = 1500*time.Millisecond, 1500*time.Millisecond, time.Minute
 	timerGame := `import turtle
 t = turtle.Turtle()
+t.speed(0)
 turns = 0
 def move():
     t.forward(5)
-    turtle.ontimer(move, 100)
+    turtle.ontimer(move, 500)
 def turn():
     global turns
     turns += 1
