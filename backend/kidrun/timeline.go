@@ -199,15 +199,13 @@ func (s scripted) events() ([]Event, error) {
 }
 
 // Play sends the timeline's events to a live run, each when it is due
-// from the run's start. An event waits until the program can take it (a
-// key until listen(), a click or drag until its handler is set, an answer
-// until its dialog asks, the close until the program takes input or waits
-// in mainloop(); readiness.takes), as a child in the window acts only on
-// what the program shows, and the rest of the timeline moves by that
-// wait: a slow machine plays the same game. It returns once every event
-// was offered or the run or ctx is over; dropped counts the events the
-// program did not take in time (its control pipe was full), which are
-// lost as a flood of key repeats would be.
+// from the run's start. A key waits until the program has called listen()
+// (or waits in mainloop() without it, when the key goes to no one),
+// as in the window, where keys reach the turtle only from then on, and the
+// rest of the timeline moves by that wait: a slow machine plays the same
+// game. It returns once every event was offered or the run or ctx is over;
+// dropped counts the events the program did not take in time (its control
+// pipe was full), which are lost as a flood of key repeats would be.
 func (r *Run) Play(ctx context.Context, tl Timeline) (dropped int, err error) {
 	if !r.live {
 		return 0, ErrNotLive
@@ -215,7 +213,6 @@ func (r *Run) Play(ctx context.Context, tl Timeline) (dropped int, err error) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var shift time.Duration
-	answered := 0
 	for _, te := range tl {
 		timer.Reset(time.Until(r.started.Add(te.At + shift)))
 		select {
@@ -225,22 +222,24 @@ func (r *Run) Play(ctx context.Context, tl Timeline) (dropped int, err error) {
 		case <-ctx.Done():
 			return dropped, ctx.Err()
 		}
-		if ok, changed := r.coll.ready.takes(te.Event, answered); !ok {
-			waitFrom := time.Now()
-			for !ok {
+		if te.Event.Type == "key" {
+			select {
+			case <-r.coll.listened:
+			default:
+				waitFrom := time.Now()
 				select {
-				case <-changed:
+				case <-r.coll.listened:
+					shift += time.Since(waitFrom)
+				case <-r.coll.looped:
+					// Waiting in mainloop() without listen(): the key goes
+					// to no one, as Tk gives it to no one without focus.
+					shift += time.Since(waitFrom)
 				case <-r.done:
 					return dropped, nil
 				case <-ctx.Done():
 					return dropped, ctx.Err()
 				}
-				ok, changed = r.coll.ready.takes(te.Event, answered)
 			}
-			shift += time.Since(waitFrom)
-		}
-		if te.Event.Type == "answer" {
-			answered++
 		}
 		switch err := r.Send(te.Event); {
 		case errors.Is(err, sandbox.ErrControlFull):

@@ -74,8 +74,6 @@ Usage:
                                   {"at_ms": 600, "type": "click", "x": 50, "y": 40, "button": 1}
                                   "mousedown", "mouseup", "mousemove" {x, y, button}; "answer" {text}
                                   {"at_ms": 900, "type": "close"}   closes the drawing
-                                each event waits until the program can take it (listen(), a click
-                                handler, a dialog, mainloop()) and the later ones move by that wait;
                                 without "close", the drawing closes 1 s after the last event
   kidcoder selftest [--json]    prove the sandbox with must-block and must-allow probes
   kidcoder mcp [--lessons DIR] [--allow-write]
