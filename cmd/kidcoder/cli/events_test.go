@@ -63,7 +63,7 @@ print("AFTER DONE")
 	code, stdout, stderr := runCLI(t, "run", "--json", "--timeout", roomyTimeout, "--events", events, prog)
 	if code == ExitUnavailable {
 		if os.Getenv("KIDCODER_REQUIRE_SANDBOX") != "" {
-			t.Fatalf("sandbox required but unavailable: %s", stderr)
+			t.Fatalf("sandbox required but unavailable: %s%s", stderr, stdout)
 		}
 		t.Skipf("sandbox unavailable: %s", stderr)
 	}

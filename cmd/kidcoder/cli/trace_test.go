@@ -35,7 +35,7 @@ name = input()
 	code, stdout, stderr := runCLI(t, "run", "--timeout", roomyTimeout, "--trace", out, "--stdin", stdin, prog)
 	if code == ExitUnavailable {
 		if os.Getenv("KIDCODER_REQUIRE_SANDBOX") != "" {
-			t.Fatalf("sandbox required but unavailable: %s", stderr)
+			t.Fatalf("sandbox required but unavailable: %s%s", stderr, stdout)
 		}
 		t.Skipf("sandbox unavailable: %s", stderr)
 	}
@@ -101,7 +101,7 @@ func TestRunTraceTruncated(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "run", "--json", "--timeout", roomyTimeout, "--trace", out, prog)
 	if code == ExitUnavailable {
 		if os.Getenv("KIDCODER_REQUIRE_SANDBOX") != "" {
-			t.Fatalf("sandbox required but unavailable: %s", stderr)
+			t.Fatalf("sandbox required but unavailable: %s%s", stderr, stdout)
 		}
 		t.Skipf("sandbox unavailable: %s", stderr)
 	}
