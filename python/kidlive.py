@@ -123,6 +123,7 @@ class Live(object):
         self.dropped = 0               # events dropped while the queue was full
         self.keys_on = False           # listen() was called: keys go to the drawing
         self.looped = False            # mainloop() said so to the host once
+        self.pointing = False          # a pointer handler was set, and the host was told
         self.deaf = False              # no control pipe, or the host closed it: no event can come
         self.speed = 1.0               # the window's speed dial: turtle waits take 1/speed of CPython's time
         self.unpaced = False           # "finish now": no turtle waits for the rest of the run
@@ -402,19 +403,28 @@ class Live(object):
         if self.closed:
             self.flush()
             return
-        if not self.looped:
-            # The program now only waits: a scripted key that waits for
-            # listen() need not wait longer than this.
-            self.looped = True
-            self.send({"type": "loop"})
         with self.cond:
             saved = self.loop_depth
             self.loop_depth = self.depth
         try:
+            if not self.looped:
+                # The program now only waits (a Stop from here on ends the
+                # loop): a scripted key, click or close that waits for it
+                # (listen(), a handler) need not wait longer.
+                self.looped = True
+                self.send({"type": "loop"})
             self.wait_until(None, until=self._over)
         finally:
             with self.cond:
                 self.loop_depth = saved
+
+    def pointer_bound(self):
+        """A click, release or drag handler is set: the host hears it once, and a
+        scripted click or drag that waits for it goes out (the handler is bound
+        before the host can send it)."""
+        if not self.pointing:
+            self.pointing = True
+            self.send({"type": "pointer"})
 
     def ask(self, frame):
         """Show a dialog and wait for its answer (text, or None when cancelled)."""

@@ -298,6 +298,10 @@ class Runner(_Control):
             for name in _OWN:
                 _modules.pop(name, None)
             self.snapshot()
+            if self.live is not None:
+                # A scripted run's timeline counts from here, not from the
+                # interpreter's start, which a busy machine stretches.
+                self.live.send({"type": "start"})
             tracer = self.make_tracer(compiled.co_filename)
             if tracer is not None:
                 tracer.start()

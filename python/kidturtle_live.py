@@ -62,7 +62,7 @@ class _ScreenLive(object):
             _event_notice("onclick")
             return
         _check_open()
-        _bind(self._clicks, btn, fun, add)
+        _bind_pointer(self._clicks, btn, fun, add)
 
     onscreenclick = onclick
 
@@ -281,14 +281,14 @@ class _TurtleLive(object):
         if _Config.live is None:
             _event_notice("onclick")
             return
-        _bind(self._clicks, btn, fun, add)
+        _bind_pointer(self._clicks, btn, fun, add)
         self._update()
 
     def onrelease(self, fun, btn=1, add=None):
         if _Config.live is None:
             _event_notice("onrelease")
             return
-        _bind(self._releases, btn, fun, add)
+        _bind_pointer(self._releases, btn, fun, add)
         self._update()
 
     def ondrag(self, fun, btn=1, add=None):
@@ -296,7 +296,7 @@ class _TurtleLive(object):
             _event_notice("ondrag")
             return
         _check_open()
-        _bind(self._drags, btn, fun, add)
+        _bind_pointer(self._drags, btn, fun, add)
 
 
 def pace(cls):
@@ -333,6 +333,13 @@ def _bind(table, key, fun, add):
         table.setdefault(key, []).append(fun)
     else:
         table[key] = [fun]
+
+
+def _bind_pointer(table, btn, fun, add):
+    """Bind a click, release or drag handler; once the first is set, the host hears the pointer reaches the drawing."""
+    _bind(table, btn, fun, add)
+    if fun is not None:
+        _Config.live.pointer_bound()
 
 
 _z_counter = [0]

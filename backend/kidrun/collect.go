@@ -45,18 +45,13 @@ type collector struct {
 	// drawBytes counts the live draw frames passed on; past maxLiveDraw the
 	// window gets no more and shows the final picture when the run ends.
 	drawBytes int
-	// listened is closed at the program's first listen frame: keys reach
-	// its turtle from then on (Run.Play holds keys until then).
-	listened   chan struct{}
-	listenOnce sync.Once
-	// looped is closed at the program's loop frame: it waits in mainloop(),
-	// so a key Run.Play holds for listen() would wait for ever.
-	looped   chan struct{}
-	loopOnce sync.Once
+	// ready counts what the program said it can take (Run.Play holds a
+	// scripted event until then).
+	ready readiness
 }
 
 func newCollector(obs Observer) *collector {
-	c := &collector{listened: make(chan struct{}), looped: make(chan struct{})}
+	c := &collector{}
 	if obs == nil {
 		// Nobody hears the run as it happens (the result has the output):
 		// no text is decoded or batched for it.
@@ -122,15 +117,19 @@ func (c *collector) Frame(payload []byte) {
 	// with the result's.
 	switch kind := frameType(payload); kind {
 	case "listen":
-		c.listenOnce.Do(func() { close(c.listened) })
+		c.ready.saw(kind)
 		if len(payload) <= maxLiveFrame && json.Valid(payload) {
 			c.state.listen(json.RawMessage(append([]byte(nil), payload...)))
 		}
 		return
-	case "loop":
-		c.loopOnce.Do(func() { close(c.looped) })
+	case "start", "loop", "pointer":
+		c.ready.saw(kind)
 		return
-	case "screen", "draw", "dialog", "bye":
+	case "dialog":
+		c.ready.saw(kind)
+		c.liveFrame(kind, payload)
+		return
+	case "screen", "draw", "bye":
 		c.liveFrame(kind, payload)
 		return
 	}

@@ -238,7 +238,7 @@ type Run struct {
 	staging string
 	live    bool
 	replay  int       // the bytes of drawing steps its result may carry (Request.ReplaySteps)
-	started time.Time // when the sandbox started: scripted events and duration_ms count from here
+	started time.Time // when the sandbox started: duration_ms counts from here
 	done    chan struct{}
 	result  *Result
 }

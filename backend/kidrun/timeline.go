@@ -198,23 +198,36 @@ func (s scripted) events() ([]Event, error) {
 	return nil, fmt.Errorf("%w: the type is key, keydown, keyup, click, mousedown, mouseup, mousemove, answer or close", ErrBadEvent)
 }
 
-// Play sends the timeline's events to a live run, each when it is due
-// from the run's start. A key waits until the program has called listen()
-// (or waits in mainloop() without it, when the key goes to no one),
-// as in the window, where keys reach the turtle only from then on, and the
-// rest of the timeline moves by that wait: a slow machine plays the same
-// game. It returns once every event was offered or the run or ctx is over;
-// dropped counts the events the program did not take in time (its control
-// pipe was full), which are lost as a flood of key repeats would be.
+// Play sends the timeline's events to a live run, each when it is due,
+// counted from when the program's code began to run (the sandbox's and
+// the interpreter's start, which a busy machine stretches, do not count).
+// An event waits until the program can take it (a key until listen(), a
+// click or drag until its handler is set, an answer until its dialog
+// asks, the close until the program takes input or waits in mainloop();
+// readiness.takes), as a child in the window acts only on what the
+// program shows, and the rest of the timeline moves by that wait: a slow
+// machine plays the same game. It returns once every event was offered
+// or the run or ctx is over; dropped counts the events the program did
+// not take in time (its control pipe was full), which are lost as a flood
+// of key repeats would be.
 func (r *Run) Play(ctx context.Context, tl Timeline) (dropped int, err error) {
 	if !r.live {
 		return 0, ErrNotLive
 	}
+	var origin time.Time
+	if _, err := r.await(ctx, func() (bool, <-chan struct{}) {
+		at, changed := r.coll.ready.started()
+		origin = at
+		return !at.IsZero(), changed
+	}); err != nil {
+		return 0, playEnded(err)
+	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var shift time.Duration
+	answered := 0
 	for _, te := range tl {
-		timer.Reset(time.Until(r.started.Add(te.At + shift)))
+		timer.Reset(time.Until(origin.Add(te.At + shift)))
 		select {
 		case <-timer.C:
 		case <-r.done:
@@ -222,24 +235,13 @@ func (r *Run) Play(ctx context.Context, tl Timeline) (dropped int, err error) {
 		case <-ctx.Done():
 			return dropped, ctx.Err()
 		}
-		if te.Event.Type == "key" {
-			select {
-			case <-r.coll.listened:
-			default:
-				waitFrom := time.Now()
-				select {
-				case <-r.coll.listened:
-					shift += time.Since(waitFrom)
-				case <-r.coll.looped:
-					// Waiting in mainloop() without listen(): the key goes
-					// to no one, as Tk gives it to no one without focus.
-					shift += time.Since(waitFrom)
-				case <-r.done:
-					return dropped, nil
-				case <-ctx.Done():
-					return dropped, ctx.Err()
-				}
-			}
+		waited, err := r.await(ctx, func() (bool, <-chan struct{}) { return r.coll.ready.takes(te.Event, answered) })
+		if err != nil {
+			return dropped, playEnded(err)
+		}
+		shift += waited
+		if te.Event.Type == "answer" {
+			answered++
 		}
 		switch err := r.Send(te.Event); {
 		case errors.Is(err, sandbox.ErrControlFull):
@@ -249,4 +251,38 @@ func (r *Run) Play(ctx context.Context, tl Timeline) (dropped int, err error) {
 		}
 	}
 	return dropped, nil
+}
+
+// errRunOver is await's error when the run ended first.
+var errRunOver = errors.New("the run is over")
+
+// await returns once ready() holds, and how long that took (0 when it held
+// at once); ready's channel is closed when it should be asked again. It
+// gives up when the run ends (errRunOver) or ctx does (ctx's error).
+func (r *Run) await(ctx context.Context, ready func() (bool, <-chan struct{})) (time.Duration, error) {
+	ok, changed := ready()
+	if ok {
+		return 0, nil
+	}
+	from := time.Now()
+	for !ok {
+		select {
+		case <-changed:
+		case <-r.done:
+			return 0, errRunOver
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+		ok, changed = ready()
+	}
+	return time.Since(from), nil
+}
+
+// playEnded is what Play returns for await's error: nothing when the run
+// ended first, as when it ends between two events.
+func playEnded(err error) error {
+	if errors.Is(err, errRunOver) {
+		return nil
+	}
+	return err
 }

@@ -105,10 +105,14 @@ func TestParseTimelineRefuses(t *testing.T) {
 
 // A timeline played into a live turtle game reaches its handlers in order,
 // and the drawing closing ends mainloop, so the code after done() runs.
-// The animated turn (about 0.1 s) is over long before the next key.
+// Under tracer(0) the handlers reach no event point, so each ends before
+// the next event is taken however slowly it runs: animated, a key due
+// while a handler still moves the turtle would be taken inside it, as
+// with Tk, and on a busy machine it is.
 func TestPlayTimelineIntoGame(t *testing.T) {
 	e := testEngine(t)
 	code := `import turtle
+turtle.tracer(0)
 t = turtle.Turtle()
 def up():
     t.forward(10)
@@ -209,6 +213,59 @@ turtle.done()
 	go r.Play(context.Background(), tl)
 	if res := r.Wait(); res.Stdout != "UP\nCLICK 5.0 6.0\nUP\n" {
 		t.Fatalf("%s %q %q", res.Status, res.Stdout, res.Stderr)
+	}
+}
+
+// TestTimelineWaitsForTheProgram: every scripted event waits until the
+// program can take it (answers for their dialogs, a drag and clicks for
+// their handlers, the close for the game), so a program slow to get there
+// plays the timeline's game, every event in order. Before each point
+// where it can take them the program computes (no event is taken
+// meanwhile) and then waits (an early event would be taken there and go
+// to no one, an early close would end the program): the events are due
+// long before, on any machine. Its handlers are set together, right
+// before done(), as a game sets them.
+func TestTimelineWaitsForTheProgram(t *testing.T) {
+	e := testEngine(t)
+	code := `import time, turtle
+def slow(s):
+    end = time.monotonic() + s
+    while time.monotonic() < end:
+        pass
+    time.sleep(0.3)
+slow(1)
+print("NAME", turtle.textinput("Hi", "Name?"))
+print("N", turtle.numinput("N", "Number?", minval=1, maxval=9))
+t = turtle.Turtle(shape="square")
+slow(0.5)
+turtle.onscreenclick(lambda x, y: print("CLICK", x, y))
+t.ondrag(lambda x, y: print("DRAG", x, y))
+t.onrelease(lambda x, y: print("RELEASE", x, y))
+turtle.done()
+print("CLOSED")
+`
+	tl, err := ParseTimeline([]byte(`{"at_ms": 100, "type": "answer", "text": "小明"}
+{"at_ms": 150, "type": "answer", "text": "abc"}
+{"at_ms": 200, "type": "answer", "text": "7"}
+{"at_ms": 300, "type": "mousedown", "x": 0, "y": 0}
+{"at_ms": 350, "type": "mousemove", "x": 10, "y": 5}
+{"at_ms": 400, "type": "mouseup", "x": 10, "y": 5}
+{"at_ms": 500, "type": "click", "x": 50, "y": 40}
+{"at_ms": 600, "type": "click", "x": -50, "y": 60, "button": 1}
+{"at_ms": 700, "type": "close"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "slow.py", Stdin: []byte{}, Live: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped, err := r.Play(context.Background(), tl)
+	res := r.Wait()
+	want := "NAME 小明\nN 7.0\nCLICK 0.0 -0.0\nDRAG 10.0 5.0\nRELEASE 10.0 5.0\nCLICK 50.0 40.0\nCLICK -50.0 60.0\nCLOSED\n"
+	if err != nil || dropped != 0 || res.Status != "ok" || res.Stdout != want {
+		t.Fatalf("played %v (dropped %d): %s %q %q", err, dropped, res.Status, res.Stdout, res.Stderr)
 	}
 }
 

@@ -193,6 +193,67 @@ class LiveTest(unittest.TestCase):
             "a -8.0 -0.0", "screen -8.0 -0.0", "screen 100.0 100.0"])
         # (y 0 reaches handlers as -0.0: CPython divides the negated canvas pixel.)
 
+    def test_pointer_frame_says_once_that_a_pointer_handler_is_set(self):
+        # A scripted click waits for this frame (docs/contracts.md §3): each way
+        # to set a click, release or drag handler sends it, once a run; removing
+        # one (None) sets nothing. listen() frames mark where it comes.
+        binds = ["turtle.onscreenclick(f)", "turtle.Screen().onclick(f, 3)", "turtle.onclick(f)",
+                 "turtle.Turtle().onrelease(f)", "turtle.ondrag(f)"]
+        for bind in binds:
+            with self.subTest(bind=bind):
+                r = self.start(
+                    "import turtle\n"
+                    "f = lambda x, y: None\n"
+                    "turtle.onscreenclick(None)\n"
+                    "turtle.Turtle().ondrag(None)\n"
+                    "turtle.listen()\n"
+                    + bind + "\n"
+                    "turtle.onkey(print, 'a')\n"
+                    "turtle.listen()\n"
+                    + bind + "\n"
+                    "turtle.onscreenclick(f, 2)\n"
+                    "turtle.done()\n")
+                self.assertIsNotNone(r.wait_frame("loop"))
+                self.send(r, {"type": "close"})
+                r.finish()
+                kinds = [f["type"] for f in r.all_frames if f["type"] in ("listen", "pointer", "loop")]
+                self.assertEqual(kinds, ["listen", "pointer", "listen", "loop"])
+        r = self.start("import turtle\nturtle.exitonclick()\n")
+        self.assertIsNotNone(r.wait_frame("loop"))
+        self.send(r, {"type": "close"})
+        r.finish()
+        self.assertEqual([f["type"] for f in r.all_frames if f["type"] in ("pointer", "loop")], ["pointer", "loop"])
+
+    def test_clicks_before_their_handler_reach_no_one_after_the_pointer_frame_they_do(self):
+        # Why a scripted click waits for the pointer frame: a click taken at an
+        # event point before its handler is set is gone, as in Tk; one sent
+        # once the frame is out reaches the handler, however long the program
+        # took to get there.
+        r = self.start(
+            "import turtle\n"
+            "print('ready', flush=True)\n"
+            "input()\n"
+            "turtle.update()\n"
+            "turtle.onscreenclick(lambda x, y: print('click', x, y))\n"
+            "turtle.forward(30)\n"
+            "turtle.done()\n"
+            "print('after')\n", keep_stdin_open=True)
+        self.wait_out(r, "ready\n")
+        click = lambda x: [{"type": "mouse", "action": a, "x": x, "y": 0, "button": 1} for a in ("down", "up")]
+        self.send(r, *click(1))
+        self.assertTrue(harness.control_consumed(r))
+        r.proc.stdin.write(b"\n")
+        r.proc.stdin.close()
+        self.assertIsNotNone(r.wait_frame("pointer"))
+        self.send(r, *click(2))
+        self.send(r, *click(3))
+        self.wait_out(r, "click 3.0 -0.0\n")
+        self.assertIsNotNone(r.wait_frame("loop"))
+        self.send(r, {"type": "close"})
+        r.finish()
+        self.assertEqual(r.stdout, "ready\nclick 2.0 -0.0\nclick 3.0 -0.0\nafter\n")
+        self.assertEqual(r.code, 0)
+
     def test_hidden_turtle_is_not_hit(self):
         r = self.start(
             "import turtle\n"
@@ -631,7 +692,8 @@ class LiveTest(unittest.TestCase):
             "print('ready')\n"
             "turtle.done()\n"
             "print('after')\n")
-        self.wait_out(r, "ready\n")
+        # Stopped in mainloop(), the game ends there, paused or not.
+        self.assertIsNotNone(r.wait_frame("loop"))
         self.send(r, {"type": "pause"}, b"stop\n")
         r.finish()
         self.assertEqual(r.stdout, "ready\nafter\n")
@@ -749,6 +811,15 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(screens[-1]["bg"], "#000000")
         self.assertEqual(screens[-1]["view"], [0, 0, 100, 50])
         self.assertEqual((screens[1]["width"], screens[1]["height"]), (600, 500))
+
+    def test_start_frame_comes_once_before_the_programs_own(self):
+        # A scripted run's timeline counts from this frame (docs/contracts.md §3).
+        r = self.start("import turtle\nprint('hi')\nturtle.forward(10)\n")
+        r.finish()
+        kinds = [f["type"] for f in r.all_frames]
+        self.assertEqual(kinds[0], "start")
+        self.assertEqual(kinds.count("start"), 1)
+        self.assertIn("screen", kinds)
 
     def test_not_live_has_no_live_frames(self):
         path = harness.write_program(self.tmp, "main.py",

@@ -68,12 +68,14 @@ Usage:
                                    "vars": {}, "out": 0, "draw": 0}   (at most 100,000 steps);
                                 each --data FILE is readable by the program under its own name;
                                 --events plays keys, clicks and answers into a live turtle program,
-                                one JSON object per line, at_ms from the start of the run:
+                                one JSON object per line, at_ms from the program's first line:
                                   {"at_ms": 300, "type": "key", "key": "Up"}     press then release
                                   {"at_ms": 400, "type": "keydown", "key": "space"}  (and "keyup")
                                   {"at_ms": 600, "type": "click", "x": 50, "y": 40, "button": 1}
                                   "mousedown", "mouseup", "mousemove" {x, y, button}; "answer" {text}
                                   {"at_ms": 900, "type": "close"}   closes the drawing
+                                each event waits until the program can take it (listen(), a click
+                                handler, a dialog, mainloop()) and the later ones move by that wait;
                                 without "close", the drawing closes 1 s after the last event
   kidcoder selftest [--json]    prove the sandbox with must-block and must-allow probes
   kidcoder mcp [--lessons DIR] [--allow-write]
