@@ -23,6 +23,8 @@ export const STAR_LESSON = '1 star.py';
 
 /** How long after the star demo the first start's course shelf opens. */
 export const OFFER_DELAY_MS = 2000;
+/** A key pressed while the shelf is due puts it off until the child has pressed none for this long. */
+export const OFFER_IDLE_MS = 5000;
 
 export type PanelName = 'editor' | 'console' | 'drawing' | 'lessons' | 'task' | 'vars';
 
@@ -203,6 +205,7 @@ export class Classroom {
     } finally {
       this.#restoring = false;
     }
+    this.editor.takeFocus();
     // A first start offers the course, once the star has drawn itself.
     if (await this.packs.shouldOffer().catch(() => false)) {
       this.#offerPending = true;
@@ -211,20 +214,37 @@ export class Classroom {
   }
 
   #offerPending = false;
+  #offerTimer: unknown = null;
+  /** A key was pressed before the offer's wait began. */
+  #typed = false;
   #timers: Timers;
 
   /**
    * The first start's course offer opens a little after the star has drawn
-   * itself, so the child sees the whole star before the shelf covers it.
+   * itself, so the child sees the whole star before the shelf covers it,
+   * and never while the child is typing: the shelf takes the keyboard.
    */
   #maybeOffer(): void {
     if (this.#offerPending && !this.running) {
       this.#offerPending = false;
-      this.#timers.set(() => {
-        if (!this.running) this.packs.offer();
-        else this.#offerPending = true;
-      }, OFFER_DELAY_MS);
+      this.#armOffer(this.#typed ? OFFER_IDLE_MS : OFFER_DELAY_MS);
+      this.#typed = false;
     }
+  }
+
+  #armOffer(ms: number): void {
+    this.#timers.clear(this.#offerTimer);
+    this.#offerTimer = this.#timers.set(() => {
+      this.#offerTimer = null;
+      if (!this.running) this.packs.offer();
+      else this.#offerPending = true;
+    }, ms);
+  }
+
+  /** A key was pressed anywhere in the window: a shelf about to open by itself waits until the child stops. */
+  keyPressed(): void {
+    if (this.#offerTimer !== null) this.#armOffer(OFFER_IDLE_MS);
+    else this.#typed = true;
   }
 
   /**

@@ -35,6 +35,9 @@ export interface EditorPosition {
 
 export const DEFAULT_FONT_SIZE = 18;
 
+/** Keys that only modify another: pressing one between Escape and Tab keeps the way out open. */
+const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock']);
+
 const setErrorLine = StateEffect.define<number | null>();
 
 const errorLineMark = Decoration.line({ class: 'cm-error-line' });
@@ -104,6 +107,15 @@ export class CodeEditor {
   #hint = new Compartment();
   /** Where to put the view once it exists, for a position set before attach(). */
   #pending: EditorPosition | null = null;
+  /** takeFocus() came before the view existed. */
+  #focusOnAttach = false;
+  /**
+   * Tab-focus mode (Tab moves the focus instead of indenting): 'once' after
+   * Escape, until the next other key or the focus leaving; 'on' while
+   * CodeMirror's Ctrl+M keeps it on. Kept here because the view does not
+   * say which is in force, and leaving 'once' must not end 'on'.
+   */
+  #tabMode: 'off' | 'once' | 'on' = 'off';
 
   constructor(actions: EditorActions) {
     this.#actions = actions;
@@ -121,6 +133,11 @@ export class CodeEditor {
     if (this.errorLine !== null) this.#markError(this.errorLine, false);
     if (this.stepLine !== null) this.#markStep(this.stepLine);
     if (this.#pending) this.setPosition(this.#pending);
+    this.#tabMode = 'off';
+    if (this.#focusOnAttach) {
+      this.#focusOnAttach = false;
+      this.takeFocus();
+    }
     return () => {
       this.#doc = view.state.doc.toString();
       view.destroy();
@@ -221,6 +238,22 @@ export class CodeEditor {
     this.#view?.focus();
   }
 
+  /** Puts the keyboard in the editor, unless the child has already put it somewhere else. */
+  takeFocus(): void {
+    const v = this.#view;
+    if (!v) {
+      this.#focusOnAttach = true;
+      return;
+    }
+    const active = v.dom.ownerDocument.activeElement;
+    if (!active || active === v.dom.ownerDocument.body) v.focus();
+  }
+
+  #setTabMode(view: EditorView, mode: 'off' | 'once' | 'on'): void {
+    this.#tabMode = mode;
+    view.setTabFocusMode(mode !== 'off');
+  }
+
   /** Whether the view currently shows an error decoration (for tests and the status line). */
   hasErrorMark(): boolean {
     const v = this.#view;
@@ -240,14 +273,37 @@ export class CodeEditor {
   #newState(doc: string): EditorState {
     const a = this.#actions;
     const run = () => (a.run(), true);
-    const stop = () => (a.stop(), true);
+    // Escape stops the program, and the next Tab leaves the editor
+    // (CodeMirror's way out of a Tab that indents), without a time limit.
+    const stop = (view: EditorView) => {
+      a.stop();
+      if (this.#tabMode === 'off') this.#setTabMode(view, 'once');
+      return true;
+    };
+    const toggleTabs = (view: EditorView) => (this.#setTabMode(view, this.#tabMode === 'on' ? 'off' : 'on'), true);
     return EditorState.create({
       doc,
       extensions: [
         Prec.highest(
+          EditorView.domEventHandlers({
+            keydown: (e, view) => {
+              // The view lets a Tab in tab-focus mode through before any
+              // handler; any other key ends the mode Escape began.
+              if (this.#tabMode === 'once' && e.key !== 'Escape' && e.key !== 'Tab' && !MODIFIER_KEYS.has(e.key)) this.#setTabMode(view, 'off');
+              return false;
+            },
+          }),
+        ),
+        EditorView.domEventObservers({
+          blur: (_e, view) => {
+            if (this.#tabMode === 'once') this.#setTabMode(view, 'off');
+          },
+        }),
+        Prec.highest(
           keymap.of([
             { key: 'Mod-Enter', run },
             { key: 'Escape', run: stop },
+            { key: 'Ctrl-m', mac: 'Shift-Alt-m', run: toggleTabs },
             { key: 'Mod-=', run: () => (a.zoom(1), true) },
             { key: 'Mod-+', run: () => (a.zoom(1), true) },
             { key: 'Mod--', run: () => (a.zoom(-1), true) },

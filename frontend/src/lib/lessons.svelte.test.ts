@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Classroom, STAR_LESSON } from './classroom.svelte';
+import { Classroom, OFFER_DELAY_MS, OFFER_IDLE_MS, STAR_LESSON } from './classroom.svelte';
 import { EventLessonChanged, EventLessonsChanged, EventStatus } from './events';
 import { checkingStatus, createFakeBackend, STAR_DEMO, type FakeOptions } from '../testing/fakeBackend';
 import { nodeLabel, type Timers } from './lessons.svelte';
@@ -7,11 +7,11 @@ import { nodeLabel, type Timers } from './lessons.svelte';
 /** Timers the test fires by hand, so autosave happens when the test says. */
 function manualTimers() {
   let next = 1;
-  const pending = new Map<number, () => void>();
+  const pending = new Map<number, { fn: () => void; ms: number }>();
   const timers: Timers = {
-    set: (fn) => {
+    set: (fn, ms) => {
       const id = next++;
-      pending.set(id, fn);
+      pending.set(id, { fn, ms });
       return id;
     },
     clear: (id) => void pending.delete(id as number),
@@ -21,8 +21,10 @@ function manualTimers() {
     fireAll() {
       const fns = [...pending.values()];
       pending.clear();
-      fns.forEach((f) => f());
+      fns.forEach((p) => p.fn());
     },
+    /** The delays of the timers set and not yet fired or cleared. */
+    waiting: () => [...pending.values()].map((p) => p.ms),
   };
 }
 
@@ -226,6 +228,31 @@ describe('PacksState', () => {
     expect((await backend.courses()).offer).toBe(false);
     await room.packs.openShelf();
     expect(room.packs.shelf?.courses[0].folder).toBe('形状练习 Shapes');
+  });
+
+  it('puts the offered shelf off while the child types, and opens it once they stop', async () => {
+    const { room, t } = await started({ lang: 'en', firstStart: true });
+    await settle();
+    expect(t.waiting()).toContain(OFFER_DELAY_MS);
+    room.keyPressed();
+    room.keyPressed();
+    expect(t.waiting()).not.toContain(OFFER_DELAY_MS);
+    expect(t.waiting().filter((ms) => ms === OFFER_IDLE_MS)).toHaveLength(1);
+    expect(room.packs.shelfOpen).toBe(false);
+    t.fireAll();
+    expect(room.packs.shelfOpen).toBe(true);
+  });
+
+  it('waits for the child to stop typing when they typed before the shelf was due', async () => {
+    const backend = createFakeBackend({ checkingMs: 1_000_000, lang: 'en', firstStart: true });
+    const t = manualTimers();
+    const room = new Classroom(backend, { timers: t.timers });
+    room.connect();
+    room.keyPressed();
+    await room.start();
+    await settle();
+    expect(t.waiting()).toContain(OFFER_IDLE_MS);
+    expect(t.waiting()).not.toContain(OFFER_DELAY_MS);
   });
 
   it('does not offer the shelf again once it was closed', async () => {
