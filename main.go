@@ -74,6 +74,12 @@ func run() int {
 				fitToScreen(ctx)
 			}
 		},
+		// The window's close button, the window manager and a signal all
+		// come here first: the window hands over the editor's last text
+		// before it goes, and Shutdown writes it.
+		OnBeforeClose: func(ctx context.Context) bool {
+			return app.BeforeClose(a, windowCloser{ctx})
+		},
 		OnShutdown: func(context.Context) { app.Shutdown(a) },
 		Bind:       []interface{}{a},
 		// Dropped .kidpack files reach the frontend as paths (runtime.OnFileDrop).
@@ -112,6 +118,12 @@ func (s wailsShell) OpenFileDialog(pattern string) (string, error) {
 		Filters: []runtime.FileFilter{{DisplayName: "Kid Coder pack (" + pattern + ")", Pattern: pattern}},
 	})
 }
+
+// windowCloser closes the window for the app once it has the editor's text.
+type windowCloser struct{ ctx context.Context }
+
+func (c windowCloser) Quit()                     { runtime.Quit(c.ctx) }
+func (c windowCloser) PressKey(name string) bool { return pressKey(name) }
 
 // fitToScreen shrinks the window to the screen it opened on when the screen
 // is smaller than the default size (a netbook, a projector at 800x600), so

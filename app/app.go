@@ -99,6 +99,8 @@ type App struct {
 	draft       *Draft // unsaved editor text, saved on Shutdown
 	shown       string // the lesson open in the editor, for the save dialog
 	lessonMpl   bool   // the open lesson uses matplotlib
+
+	closing closing // asking the window for its last text before it closes
 }
 
 // New makes the app; settingsPath "" means the user's config folder.
@@ -367,8 +369,9 @@ func (a *App) saveTarget(name string) (dir, file string) {
 	return dir, stem + " " + name
 }
 
-// Shutdown saves the editor's unsaved text, stops following the lessons
-// folder and stops a run still going when the window closes.
+// Shutdown saves the editor's unsaved text the closing window handed over
+// (BeforeClose), stops following the lessons folder and stops a run still
+// going. The text is on disk when Shutdown returns.
 func Shutdown(a *App) {
 	_ = a.saveDraft() // the window is gone: there is no one left to tell of a failure
 	a.closeLessons()

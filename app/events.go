@@ -18,6 +18,9 @@ const (
 	EventLessons = lessons.EventChanged
 	// EventLessonChanged carries lessons.LessonChangedEvent about the open lesson.
 	EventLessonChanged = lessons.EventLessonChanged
+	// EventClosing asks the window, which is about to close, for the
+	// editor's unsaved text; it answers with CloseReady. No payload.
+	EventClosing = "app:closing"
 )
 
 // DemoRunID is the run id of the star demo the app starts by itself; the

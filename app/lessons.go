@@ -198,37 +198,17 @@ func (a *App) SetLessonDirty(rel string, dirty bool) error {
 		return err
 	}
 	lib.SetDirty(rel, dirty)
-	if !dirty {
-		a.mu.Lock()
-		if a.draft != nil && a.draft.Path == rel {
-			a.draft = nil
-		}
-		a.mu.Unlock()
-	}
 	return nil
 }
 
-// Draft is the editor's unsaved text, kept so that closing the window
-// between a keystroke and the next autosave loses nothing.
+// Draft is the editor's unsaved text, which the window hands over when it
+// closes (CloseReady), so that closing between a keystroke and the next
+// autosave loses nothing.
 type Draft struct {
 	Path          string `json:"path"`
 	Content       string `json:"content"`
 	Version       string `json:"version"`
 	ConvertToUTF8 bool   `json:"convertToUtf8"`
-}
-
-// KeepDraft holds the editor's latest unsaved text; Shutdown saves it.
-func (a *App) KeepDraft(d Draft) error {
-	if len(d.Content) > lessons.MaxLessonSize {
-		return problem(lessons.ErrTooLarge)
-	}
-	if _, err := a.library(); err != nil {
-		return err
-	}
-	a.mu.Lock()
-	a.draft = &d
-	a.mu.Unlock()
-	return nil
 }
 
 // SaveRequest is what autosave sends.
@@ -271,15 +251,20 @@ func (a *App) KeepBothLesson(req SaveRequest) (lessons.KeptBoth, error) {
 	return res, nil
 }
 
+// clearDraft drops the draft a save of rel made needless: one of the same
+// text, or any while the window's answer is not final yet. The window saves
+// only after it answered (it waits for its saves under way first), so that
+// save holds newer text than the draft; written at shutdown from its older
+// version, the draft would be taken for a change made elsewhere.
 func (a *App) clearDraft(rel, content string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.draft != nil && a.draft.Path == rel && a.draft.Content == content {
+	if a.draft != nil && a.draft.Path == rel && (a.draft.Content == content || !a.closing.final) {
 		a.draft = nil
 	}
 }
 
-// saveDraft writes the draft a closing window left behind; a conflict keeps both.
+// saveDraft writes the draft a closing window handed over; a conflict keeps both.
 func (a *App) saveDraft() error {
 	a.mu.Lock()
 	d, lib := a.draft, a.lib

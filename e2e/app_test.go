@@ -24,8 +24,9 @@ type appRun struct {
 	x      *xserver
 	cmd    *exec.Cmd
 	start  time.Time
-	events string // the app's event log (KIDCODER_EVENT_LOG)
-	window string // X window id
+	events string          // the app's event log (KIDCODER_EVENT_LOG)
+	window string          // X window id
+	exited <-chan struct{} // closed once the app has ended
 }
 
 // launch starts build/bin/kidcoder (which starts the GUI binary beside it)
@@ -114,6 +115,7 @@ func (a *appRun) open(t testing.TB, bin, home, lang string) bool {
 		t.Fatal(err)
 	}
 	cmd, exited := a.cmd, make(chan struct{})
+	a.exited = exited
 	go func() { cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)

@@ -11,6 +11,7 @@ import type { app, lessons, packs, sandbox, settings, text } from './wailsjs/go/
 import type * as Runtime from './wailsjs/runtime/runtime';
 import type { DoneEvent, InputDoneEvent, LiveEvent, OutputEvent, RunResult, WaitingEvent } from './contract.gen';
 import {
+  EventClosing,
   EventLessonChanged,
   EventLessonsChanged,
   EventRunDone,
@@ -103,6 +104,8 @@ export type LessonsView = Refine<app.LessonsView, { tree: LessonNode | null; pro
 export type Lesson = Refine<lessons.Lesson, { instructionsProblem?: Problem | null }>;
 
 export type SaveRequest = Plain<app.SaveRequest>;
+/** The editor's unsaved text, handed over as the window closes (`path` "": none). */
+export type Draft = Plain<app.Draft>;
 export type SaveResult = Plain<lessons.SaveResult>;
 export type KeptBoth = Plain<lessons.KeptBoth>;
 export type Deleted = Refine<lessons.Deleted, { when: string }>;
@@ -181,6 +184,11 @@ export interface ChangedEvent {
   problem?: Problem | null;
 }
 
+/** EventClosing's payload: `afterKey` is the key (CloseKey) to wait for before the final answer; absent, the first answer is final. */
+export interface ClosingEvent {
+  afterKey?: string;
+}
+
 export interface LessonChangedEvent {
   path: string;
   kind: 'reloaded' | 'kept-both' | 'deleted' | 'unreadable' | 'renamed';
@@ -222,6 +230,7 @@ export interface EventPayloads {
   [EventStatus]: SandboxStatus;
   [EventLessonsChanged]: ChangedEvent;
   [EventLessonChanged]: LessonChangedEvent;
+  [EventClosing]: ClosingEvent;
 }
 
 export type Unsubscribe = () => void;

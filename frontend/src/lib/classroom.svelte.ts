@@ -241,6 +241,20 @@ export class Classroom {
     }, ms);
   }
 
+  /**
+   * Every key the window gets, before anything else sees it: the app's
+   * close key goes no further, and any other puts off a shelf about to
+   * open by itself.
+   */
+  keyDown(e: KeyboardEvent): void {
+    if (this.lessons.keyArrived(e)) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      return;
+    }
+    this.keyPressed();
+  }
+
   /** A key was pressed anywhere in the window: a shelf about to open by itself waits until the child stops. */
   keyPressed(): void {
     if (this.#offerTimer !== null) this.#armOffer(OFFER_IDLE_MS);

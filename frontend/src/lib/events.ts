@@ -11,6 +11,18 @@ export const EventStatus = 'sandbox:status';
 export const EventLessonsChanged = 'lessons:changed';
 // The open lesson changed on disk: reloaded, kept both, deleted or unreadable.
 export const EventLessonChanged = 'lessons:lesson-changed';
+// The window is about to close: hand over the editor's unsaved text (CloseReady).
+export const EventClosing = 'app:closing';
+// The key the app presses in the window after EventClosing (app.CloseKey),
+// behind every key already on its way to the page: once it has come, the
+// editor holds every key pressed before the close. WebKitGTK gives it F24's
+// key code, and names it "Unidentified" where the keyboard has no F24.
+export const CloseKey = 'F24';
+const CloseKeyCode = 135;
+
+export function isCloseKey(e: { key: string; keyCode: number }): boolean {
+  return e.key === CloseKey || e.keyCode === CloseKeyCode;
+}
 
 export type EventName =
   | typeof EventRunOutput
@@ -20,4 +32,5 @@ export type EventName =
   | typeof EventRunLive
   | typeof EventStatus
   | typeof EventLessonsChanged
-  | typeof EventLessonChanged;
+  | typeof EventLessonChanged
+  | typeof EventClosing;

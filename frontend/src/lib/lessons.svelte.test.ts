@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Classroom, OFFER_DELAY_MS, OFFER_IDLE_MS, STAR_LESSON } from './classroom.svelte';
-import { EventLessonChanged, EventLessonsChanged, EventStatus } from './events';
+import { CloseKey, EventClosing, EventLessonChanged, EventLessonsChanged, EventStatus } from './events';
+import type { SaveResult } from './backend';
 import { checkingStatus, createFakeBackend, STAR_DEMO, type FakeOptions } from '../testing/fakeBackend';
 import { nodeLabel, type Timers } from './lessons.svelte';
 
@@ -29,6 +30,12 @@ function manualTimers() {
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
 
 async function started(opts: FakeOptions = {}) {
   const backend = createFakeBackend({ checkingMs: 1_000_000, ...opts });
@@ -94,6 +101,107 @@ describe('LessonsState', () => {
     await room.lessons.open('3 你好.py');
     expect(backend.folder.content(STAR_LESSON)).toBe('print(1)\n');
     expect(room.editor.code).toContain('你叫什么名字');
+  });
+
+  it('saves what is typed while the next lesson is being opened, before the editor shows it', async () => {
+    const { backend, room } = await started();
+    const opening = deferred<void>();
+    const open = backend.openLesson;
+    backend.openLesson = async (p) => (await opening.promise, open(p));
+    type(room, 'print(1)\n');
+    const switched = room.lessons.open('3 你好.py');
+    await settle();
+    type(room, 'print(1)\nprint(2)\n');
+    opening.resolve();
+    await switched;
+    expect(backend.folder.content(STAR_LESSON)).toBe('print(1)\nprint(2)\n');
+    expect(room.editor.code).toContain('你叫什么名字');
+  });
+
+  it('hands the unsaved text over when the window closes, once the keys on their way are in', async () => {
+    const { backend, room } = await started();
+    const closeReady = backend.closeReady;
+    const answers: [string, boolean][] = [];
+    backend.closeReady = async (d, final) => (answers.push([d.content, final]), closeReady(d, final));
+    type(room, 'print("typed")\n');
+    expect(backend.folder.askToClose()).toBe(true);
+    backend.emit(EventClosing, { afterKey: CloseKey });
+    await settle();
+    // Keys that were on their way before the close come in after the event, each answered, then the close key.
+    expect(backend.folder.closed()).toBe(false);
+    room.keyDown(new KeyboardEvent('keydown', { key: ')' }));
+    type(room, 'print("typed just before closing")\n');
+    await settle();
+    expect(room.lessons.keyArrived({ key: 'Unidentified', keyCode: 229 })).toBe(false); // an input method's key
+    // As WebKitGTK gives the key the app presses: F24's code, named "Unidentified".
+    const key = new KeyboardEvent('keydown', { key: 'Unidentified', keyCode: 135, cancelable: true });
+    room.keyDown(key);
+    expect(key.defaultPrevented).toBe(true);
+    await settle();
+    expect(backend.folder.closed()).toBe(true);
+    expect(answers).toEqual([
+      ['print("typed")\n', false],
+      ['print("typed just before closing")\n', false],
+      ['print("typed just before closing")\n', true],
+    ]);
+    expect(backend.folder.content(STAR_LESSON)).toBe('print("typed just before closing")\n');
+    expect(backend.folder.content('1 star (from disk).py')).toBeUndefined();
+  });
+
+  it('answers once, finally, when the close key came before the event, or when there is no key to wait for', async () => {
+    for (const keyFirst of [true, false]) {
+      const { backend, room } = await started();
+      const closeReady = backend.closeReady;
+      const answers: boolean[] = [];
+      backend.closeReady = async (d, final) => (answers.push(final), closeReady(d, final));
+      type(room, 'print(1)\n');
+      backend.folder.askToClose();
+      if (keyFirst) {
+        room.keyDown(new KeyboardEvent('keydown', { key: CloseKey }));
+        backend.emit(EventClosing, { afterKey: CloseKey });
+      } else {
+        backend.emit(EventClosing, {});
+      }
+      await settle();
+      expect(answers).toEqual([true]);
+      expect(backend.folder.content(STAR_LESSON)).toBe('print(1)\n');
+    }
+  });
+
+  it('answers a close with nothing when all is saved', async () => {
+    const { backend, room, t } = await started();
+    type(room, 'print(1)\n');
+    t.fireAll();
+    await room.lessons.flush();
+    const closeReady = backend.closeReady;
+    const answers: string[] = [];
+    backend.closeReady = async (d, final) => (answers.push(d.path), closeReady(d, final));
+    backend.folder.askToClose();
+    backend.emit(EventClosing, {});
+    await settle();
+    expect(answers).toEqual(['']);
+    expect(backend.folder.content(STAR_LESSON)).toBe('print(1)\n');
+  });
+
+  it('lets a save under way answer before handing over the text, so it is not taken for a change elsewhere', async () => {
+    const { backend, room } = await started();
+    const saving = deferred<void>();
+    const save = backend.saveLesson;
+    backend.saveLesson = async (req): Promise<SaveResult> => (await saving.promise, save(req));
+    type(room, 'print(1)\n');
+    const flushed = room.lessons.flush();
+    await settle();
+    type(room, 'print(1)\nprint(2)\n');
+    backend.folder.askToClose();
+    backend.emit(EventClosing, {});
+    await settle();
+    expect(backend.folder.closed()).toBe(false);
+    saving.resolve();
+    await flushed;
+    await settle();
+    expect(backend.folder.closed()).toBe(true);
+    expect(backend.folder.content(STAR_LESSON)).toBe('print(1)\nprint(2)\n');
+    expect(backend.folder.content('1 star (from disk).py')).toBeUndefined();
   });
 
   it('keeps both versions when the file changed elsewhere, and says so kindly', async () => {

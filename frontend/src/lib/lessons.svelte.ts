@@ -3,15 +3,13 @@
 // the version the last one wrote, so the Go side can tell our own writes
 // from a change made in another program.
 
-import { problemOf, type Backend, type Lang, type Lesson, type LessonChangedEvent, type LessonNode, type Position, type Problem, type Text2 } from './backend';
+import { problemOf, type Backend, type ClosingEvent, type Lang, type Lesson, type LessonChangedEvent, type LessonNode, type Position, type Problem, type Text2 } from './backend';
 import type { CodeEditor } from './editor.svelte';
-import { EventLessonChanged, EventLessonsChanged } from './events';
+import { EventClosing, EventLessonChanged, EventLessonsChanged, isCloseKey } from './events';
 import type { MessageKey, Params } from './i18n';
 
 /** Autosave waits this long after the last keystroke. */
 export const AUTOSAVE_MS = 1000;
-/** The unsaved text reaches the Go side this long after typing pauses, so closing the window loses nothing. */
-export const DRAFT_MS = 700;
 /** Scrolling is remembered once it has settled. */
 export const REMEMBER_MS = 1000;
 
@@ -98,10 +96,16 @@ export class LessonsState {
   #positions: Record<string, Position> = {};
   #chain: Promise<unknown> = Promise.resolve();
   #autosave: unknown = null;
-  #draft: unknown = null;
   #remember: unknown = null;
   /** Set while setCode runs, so our own text change is not an edit. */
   #loading = false;
+  /** The app asked to close the window (EventClosing). */
+  #closeAsked: ClosingEvent | null = null;
+  /** The app's close key came: every key pressed before the close is in the editor. */
+  #closeKeySeen = false;
+  /** The answers to closing go one after another, so the app gets them in order. */
+  #answers: Promise<void> = Promise.resolve();
+  #answeredFinal = false;
 
   constructor(deps: LessonsDeps) {
     this.#d = deps;
@@ -112,7 +116,10 @@ export class LessonsState {
     return lessonPaths(this.tree);
   }
 
-  /** Subscribes to the watcher's events; returns the unsubscribe. */
+  /**
+   * Subscribes to the watcher's events and to the window closing, and tells
+   * the app that closing must ask for the editor's text; returns the unsubscribe.
+   */
   connect(): () => void {
     const b = this.#d.backend;
     const offs = [
@@ -122,7 +129,12 @@ export class LessonsState {
         this.problem = e.problem ?? null;
       }),
       b.on(EventLessonChanged, (e) => void this.#onLessonChanged(e)),
+      b.on(EventClosing, (e) => {
+        this.#closeAsked = e ?? {};
+        this.#answerClose();
+      }),
     ];
+    void b.askOnClose().catch(() => {});
     return () => offs.forEach((off) => off());
   }
 
@@ -147,6 +159,7 @@ export class LessonsState {
       this.#fail(e);
       return false;
     }
+    await this.#settle();
     this.#show(lesson);
     const pos = this.#positions[path];
     if (pos) this.#d.editor.setPosition(pos);
@@ -157,7 +170,7 @@ export class LessonsState {
 
   /** Saves the open lesson and leaves the editor to code that is no lesson (the built-in demo). */
   async close(): Promise<void> {
-    await this.flush();
+    await this.#settle();
     this.current = null;
     this.dirty = false;
     this.saveProblem = null;
@@ -176,10 +189,6 @@ export class LessonsState {
     this.#timers.clear(this.#autosave);
     this.#autosave = this.#timers.set(() => void this.flush(), AUTOSAVE_MS);
     this.moved();
-    // Sent when typing pauses, not while it goes on: each call is work for the
-    // window's main thread, and keystrokes must never wait behind it.
-    this.#timers.clear(this.#draft);
-    this.#draft = this.#timers.set(() => this.#keepDraft(), DRAFT_MS);
   }
 
   /** Saves now if there is anything to save; resolves when it is on disk (or has failed). */
@@ -191,12 +200,50 @@ export class LessonsState {
     return p;
   }
 
-  /** For the window closing: hands the text to the Go side, which saves it on shutdown. */
-  beforeUnload(): void {
-    if (this.dirty) {
-      this.#keepDraft();
-      void this.flush();
-    }
+  /**
+   * Saves until what is on disk is what the editor shows: keys typed while a
+   * save was under way are saved too. Whoever replaces the editor's text
+   * right after (another lesson opening) then loses nothing, as nothing
+   * runs in between. A save that failed stops it; its problem is shown.
+   */
+  async #settle(): Promise<void> {
+    do await this.flush();
+    while (this.dirty && !this.saveProblem);
+  }
+
+  /**
+   * A key reached the window, before anything else saw it: true for the
+   * app's close key, which goes no further. It comes after every key the
+   * child pressed before closing, so the final answer waits for it.
+   */
+  keyArrived(e: { key: string; keyCode: number }): boolean {
+    const close = isCloseKey(e);
+    if (close) this.#closeKeySeen = true;
+    // While closing, each key that comes in is answered too: the app waits
+    // as long as the window makes progress through the keys on their way.
+    if (this.#closeAsked) this.#answerClose();
+    return close;
+  }
+
+  /**
+   * The app is closing the window (EventClosing): hands over the editor's
+   * unsaved text, which the app writes before it ends; at once, for each
+   * key that comes in, and final once the close key has come. A save under
+   * way is answered first, so the text starts from the version it wrote and
+   * is not taken for a change made elsewhere.
+   */
+  #answerClose(): void {
+    this.#timers.clear(this.#autosave);
+    this.#autosave = null;
+    this.#answers = this.#answers.then(async () => {
+      const ask = this.#closeAsked;
+      if (!ask || this.#answeredFinal) return;
+      await this.#chain;
+      const final = !ask.afterKey || this.#closeKeySeen;
+      this.#answeredFinal = final;
+      const draft = this.current && this.dirty ? this.#request(this.#d.editor.code) : { path: '', content: '', version: '', convertToUtf8: false };
+      await this.#d.backend.closeReady(draft, final).catch(() => {});
+    });
   }
 
   /** The child answered the encoding question. */
@@ -364,11 +411,6 @@ export class LessonsState {
   #request(content: string) {
     const c = this.current!;
     return { path: c.path, content, version: c.version, convertToUtf8: c.needsConversion && this.convert === 'yes' };
-  }
-
-  #keepDraft(): void {
-    if (!this.current || !this.dirty) return;
-    void this.#d.backend.keepDraft(this.#request(this.#d.editor.code)).catch(() => {});
   }
 
   async #saveIfDirty(): Promise<void> {

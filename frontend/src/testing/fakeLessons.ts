@@ -7,6 +7,7 @@ import type {
   CourseShelf,
   CourseStep,
   Deleted,
+  Draft,
   ExerciseProgress,
   ExerciseView,
   Hint,
@@ -127,6 +128,8 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
   const solvedCount = () => PACK_EXERCISES.filter((e) => progress[e.id].solved).length;
   const starCount = () => PACK_EXERCISES.reduce((n, e) => n + progress[e.id].stars, 0);
   const dirty = new Set<string>();
+  /** Closing, as the Go app does it: whether the window listens, was asked, and answered. */
+  const closing = { listens: false, asked: false, closed: false };
 
   const version = () => `v${seq++}`;
   for (const [name, [code, md]] of Object.entries(STARTERS)) files.set(name, { content: name === '1 star.py' ? starDemo : code, version: version(), md });
@@ -232,6 +235,18 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
       if (dirty.delete(from)) dirty.add(to);
       return f.version;
     },
+    /**
+     * The window is being closed (the app's BeforeClose): true when the
+     * window is asked for its text first, with EventClosing, which the
+     * caller emits; false when it closes at once.
+     */
+    askToClose(): boolean {
+      if (!closing.listens || closing.closed) return false;
+      closing.asked = true;
+      return true;
+    },
+    /** The window answered finally, and the app would close it now. */
+    closed: () => closing.closed,
     isDirty: (path: string) => dirty.has(path),
     content: (path: string) => files.get(path)?.content,
     api: {
@@ -241,7 +256,17 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
           : { root, tree: tree(), open: state.open, positions: state.positions },
       openLesson: async (path: string) => (check(), lesson(path)),
       setLessonDirty: async (path: string, d: boolean) => void (d ? dirty.add(path) : dirty.delete(path)),
-      keepDraft: async (_d: SaveRequest) => check(),
+      askOnClose: async () => void (closing.listens = true),
+      // The text handed over is what the app's shutdown writes, keeping both on a conflict.
+      closeReady: async (d: Draft, final: boolean) => {
+        if (!closing.asked) throw new Error('the window was not asked to close');
+        if (closing.closed) return;
+        closing.closed = final;
+        if (!final || !d.path) return;
+        const f = files.get(d.path);
+        if (f && d.version && f.version !== d.version) files.set(d.path.replace(/\.py$/, ' (from disk).py'), { ...f, version: version() });
+        files.set(d.path, { content: d.content, version: version(), md: f?.md ?? '' });
+      },
       saveLesson: async (req: SaveRequest): Promise<SaveResult> => {
         check();
         const f = files.get(req.path);

@@ -6,11 +6,15 @@ import {lessons} from '../models';
 import {packs} from '../models';
 import {kidrun} from '../models';
 
+export function AskOnClose():Promise<void>;
+
 export function CheckLesson(arg1:app.CheckRequest):Promise<app.CheckOutcome>;
 
 export function ChooseLessonsFolder():Promise<settings.Settings>;
 
 export function ChoosePackFile():Promise<string>;
+
+export function CloseReady(arg1:app.Draft,arg2:boolean):Promise<void>;
 
 export function Courses():Promise<app.CourseShelf>;
 
@@ -25,8 +29,6 @@ export function ImportCourse(arg1:string,arg2:string):Promise<packs.Plan>;
 export function ImportPack(arg1:string,arg2:string):Promise<packs.Plan>;
 
 export function KeepBothLesson(arg1:app.SaveRequest):Promise<lessons.KeptBoth>;
-
-export function KeepDraft(arg1:app.Draft):Promise<void>;
 
 export function LessonExercise(arg1:string,arg2:string):Promise<app.ExerciseView>;
 
