@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -75,6 +76,8 @@ func (a *appRun) logged(event string) bool {
 type keepTest struct {
 	name   string
 	lesson string // the lesson's code; its first line is empty, where the keys go
+	// quit ends the app with SIGTERM (a logout, a kill) instead of closing its window.
+	quit bool
 	// busy starts a run and returns once it is busy; nil: nothing runs.
 	busy func(t *testing.T, a *appRun)
 	// check runs the lesson in the reopened window and waits for keptValue.
@@ -86,7 +89,7 @@ type keepTest struct {
 // start), closes the window right after the last key, and opens the app
 // again: the lesson on disk and in the reopened editor has every key. Once
 // with nothing running, once while a program spins and prints thousands of
-// lines a second.
+// lines a second, and once quitting the app with a signal instead.
 func TestTypedThenClosedIsKept(t *testing.T) {
 	const settings = `{"lang":"en","fontSize":18,"timeoutSeconds":60}`
 	tests := []keepTest{{
@@ -100,6 +103,17 @@ func TestTypedThenClosedIsKept(t *testing.T) {
 			res := a.waitRuns(t, 2, 30*time.Second)
 			if out, _ := res["stdout"].(string); out != keptValue+"\n" {
 				t.Fatalf("Escape, Tab, Return: the run printed %q (status %v), want %q: Tab did not leave the editor, or keys were lost", out, res["status"], keptValue+"\n")
+			}
+		},
+	}, {
+		name:   "quit",
+		lesson: "\nprint(kept)\n",
+		quit:   true,
+		check: func(t *testing.T, a *appRun) {
+			a.x.xdo(t, "key", "ctrl+Return")
+			res := a.waitRuns(t, 2, 30*time.Second)
+			if out, _ := res["stdout"].(string); out != keptValue+"\n" {
+				t.Fatalf("the run printed %q (status %v), want %q", out, res["status"], keptValue+"\n")
 			}
 		},
 	}, {
@@ -143,7 +157,13 @@ func TestTypedThenClosedIsKept(t *testing.T) {
 			}
 			xc := dialX(t, x.display)
 			last := xc.typeFast(t, typed, 15*time.Millisecond)
-			xc.closeWindow(t, a.window)
+			if tc.quit {
+				if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				xc.closeWindow(t, a.window)
+			}
 			closed := time.Now()
 			gap := closed.Sub(last)
 			select {
