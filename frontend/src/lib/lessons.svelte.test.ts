@@ -119,7 +119,7 @@ describe('LessonsState', () => {
   });
 
   it('hands the unsaved text over when the window closes, once the keys on their way are in', async () => {
-    const { backend, room } = await started();
+    const { backend, room, t } = await started();
     const closeReady = backend.closeReady;
     const answers: [string, boolean][] = [];
     backend.closeReady = async (d, final) => (answers.push([d.content, final]), closeReady(d, final));
@@ -130,7 +130,9 @@ describe('LessonsState', () => {
     // Keys that were on their way before the close come in after the event, each answered, then the close key.
     expect(backend.folder.closed()).toBe(false);
     room.keyDown(new KeyboardEvent('keydown', { key: ')' }));
+    const before = t.waiting().length;
     type(room, 'print("typed just before closing")\n');
+    expect(t.waiting().length).toBe(before); // no autosave to race the text shutdown writes
     await settle();
     expect(room.lessons.keyArrived({ key: 'Unidentified', keyCode: 229 })).toBe(false); // an input method's key
     // As WebKitGTK gives the key the app presses: F24's code, named "Unidentified".

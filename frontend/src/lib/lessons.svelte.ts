@@ -186,8 +186,12 @@ export class LessonsState {
       // The watcher must know at once: from now on a change on disk keeps both versions.
       void this.#d.backend.setLessonDirty(path, true).catch(() => {});
     }
-    this.#timers.clear(this.#autosave);
-    this.#autosave = this.#timers.set(() => void this.flush(), AUTOSAVE_MS);
+    // While the window closes, its answers carry the text: a save now
+    // would race the one shutdown writes.
+    if (!this.#closeAsked) {
+      this.#timers.clear(this.#autosave);
+      this.#autosave = this.#timers.set(() => void this.flush(), AUTOSAVE_MS);
+    }
     this.moved();
   }
 
