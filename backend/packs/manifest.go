@@ -326,6 +326,7 @@ func (v *validator) exercise(f string, ex Exercise, ids map[string]bool) {
 	for i, c := range ex.Checks {
 		v.check(fmt.Sprintf("%s.checks[%d]", f, i), c)
 	}
+	v.runsRule(f, &ex)
 }
 
 func finite(p *float64) bool { return p != nil && !math.IsNaN(*p) && !math.IsInf(*p, 0) }

@@ -336,6 +336,7 @@ func (p *Pack) crossCheck(label string) error {
 			}
 		}
 	}
+	errs = append(errs, p.eventsRule(label)...)
 	for _, n := range p.Manifest.ReferencedFiles() {
 		if strings.HasSuffix(n, ".py") || strings.HasSuffix(n, ".md") || strings.HasSuffix(n, ".jsonl") {
 			if !isUTF8(p.files[n]) {
