@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"kidcoder/backend/kidrun"
@@ -70,13 +73,29 @@ type CheckResult struct {
 	OK      bool   `json:"ok"`
 	Message string `json:"message,omitempty"` // the teacher's message, when it failed
 	Detail  string `json:"detail,omitempty"`  // what happened, when that helps
+	// NotRun: the check's run was not made or did not finish, because the
+	// budget was spent or the check was stopped (Report.Ended says which).
+	NotRun bool `json:"not_run,omitempty"`
 }
+
+// How a check ended that did not make all its runs (Report.Ended).
+const (
+	EndedOutOfTime = "out_of_time" // the exercise's budget was spent
+	EndedStopped   = "stopped"     // the caller's context ended: Stop, Ctrl+C, a cancelled request
+)
 
 // Report is the verdict on one attempt at an exercise.
 type Report struct {
 	Exercise string        `json:"exercise"`
 	Passed   bool          `json:"passed"`
 	Results  []CheckResult `json:"results"`
+	// Ended is EndedOutOfTime or EndedStopped when some checks did not
+	// run, "" when all did; Note then says so in the child's language,
+	// naming those checks by number.
+	Ended string `json:"ended,omitempty"`
+	Note  string `json:"note,omitempty"`
+	// BudgetSeconds is the time the exercise's runs had together.
+	BudgetSeconds float64 `json:"budget_seconds"`
 }
 
 // Failed lists the failing results.
@@ -90,41 +109,57 @@ func (r *Report) Failed() []CheckResult {
 	return out
 }
 
+// NotRun lists the checks that did not run.
+func (r *Report) NotRun() []CheckResult {
+	var out []CheckResult
+	for _, c := range r.Results {
+		if c.NotRun {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 const maxShownOutput = 300
 
-// CheckExercise runs code through every check of ex. Checks that share a
-// stdin and an events file share one run; code checks ride along in that
-// run; source checks get their own run that only parses the code. Nothing
-// here executes code outside the Runner.
+// CheckProgress says which run of an exercise's check starts now.
+type CheckProgress struct {
+	Run    int   `json:"run"`    // 1 for the first
+	Runs   int   `json:"runs"`   // how many the checks need
+	Checks []int `json:"checks"` // the checks this run decides, by index
+}
+
+// Checker runs an exercise's checks under one budget.
+type Checker struct {
+	Runner Runner
+	Lang   string
+	// Budget is the time the exercise's runs get together besides the time
+	// their events last (at most MaxEventsTime); 0: CheckBudget.
+	Budget time.Duration
+	// Progress, when not nil, hears each run just before it starts, in order.
+	Progress func(CheckProgress)
+}
+
+// errOutOfTime is the cause of a check's context when its budget is spent.
+var errOutOfTime = errors.New("the checks' budget is spent")
+
+// CheckExercise is Checker{Runner: r, Lang: lang}.Exercise: the checks
+// under CheckBudget, heard by no one.
 func CheckExercise(ctx context.Context, r Runner, files Files, ex *Exercise, code []byte, lang string) (*Report, error) {
+	return Checker{Runner: r, Lang: lang}.Exercise(ctx, files, ex, code)
+}
+
+// Exercise runs code through every check of ex. Checks that share a stdin
+// and an events file share one run; code checks ride along in that run;
+// source checks get their own run that only parses the code. The runs
+// together get one budget; once it is spent, or ctx ends, no run starts
+// and the one going ends, and the checks they would have decided are
+// reported as not run. Nothing here executes code outside the Runner.
+func (c Checker) Exercise(ctx context.Context, files Files, ex *Exercise, code []byte) (*Report, error) {
+	lang := c.Lang
 	rep := &Report{Exercise: ex.ID, Results: make([]CheckResult, len(ex.Checks))}
-	type group struct {
-		stdin, events string
-		checks        []int
-		code          []int
-	}
-	groups := map[string]*group{}
-	var source []int
-	for i, c := range ex.Checks {
-		rep.Results[i] = CheckResult{Index: i, Type: c.Type}
-		stdin, events := ex.Stdin, ""
-		switch c.Type {
-		case CheckSource:
-			source = append(source, i)
-			continue
-		case CheckOutput:
-			stdin, events = c.Stdin, c.Events
-		}
-		key := stdin + "\x00" + events
-		g := groups[key]
-		if g == nil {
-			g = &group{stdin: stdin, events: events}
-			groups[key] = g
-		}
-		g.checks = append(g.checks, i)
-		if c.Type == CheckCode {
-			g.code = append(g.code, i)
-		}
+	for i, ch := range ex.Checks {
+		rep.Results[i] = CheckResult{Index: i, Type: ch.Type}
 	}
 	var data []string
 	for _, d := range ex.Data {
@@ -137,9 +172,16 @@ func CheckExercise(ctx context.Context, r Runner, files Files, ex *Exercise, cod
 		}
 		data = append(data, p)
 	}
+	// Every request is made before the first run, so the budget knows
+	// what the events declare and a broken pack runs nothing.
+	runs := planRuns(ex)
+	reqs := make([]RunRequest, len(runs))
+	var events time.Duration
 	name := ex.ID + ".py"
-	for _, key := range sortedKeys(groups) {
-		g := groups[key]
+	for k, g := range runs {
+		if g.source {
+			continue
+		}
 		req := RunRequest{Code: code, Name: name, Lang: lang, Stdin: []byte(g.stdin), DataFiles: data}
 		if g.events != "" {
 			tl, err := readEvents(files, g.events)
@@ -147,6 +189,7 @@ func CheckExercise(ctx context.Context, r Runner, files Files, ex *Exercise, cod
 				return nil, err
 			}
 			req.Events = tl
+			events += timelineLength(tl)
 		}
 		for _, i := range g.code {
 			p, err := files.HostPath(ex.Checks[i].File)
@@ -155,32 +198,87 @@ func CheckExercise(ctx context.Context, r Runner, files Files, ex *Exercise, cod
 			}
 			req.CheckFiles = append(req.CheckFiles, p)
 		}
-		res, err := r.Run(ctx, req)
-		if err != nil {
-			return nil, err
+		reqs[k] = req
+	}
+	budget := c.Budget
+	if budget <= 0 {
+		budget = CheckBudget
+	}
+	budget += min(events, MaxEventsTime)
+	rep.BudgetSeconds = budget.Seconds()
+	bctx, cancel := context.WithTimeoutCause(ctx, budget, errOutOfTime)
+	defer cancel()
+	decided := make([]bool, len(ex.Checks))
+	for k, g := range runs {
+		if bctx.Err() != nil {
+			break
 		}
-		codeAt := map[int]int{}
-		for k, i := range g.code {
-			codeAt[i] = k
+		if c.Progress != nil {
+			c.Progress(CheckProgress{Run: k + 1, Runs: len(runs), Checks: slices.Clone(g.checks)})
+		}
+		if g.source {
+			err := checkSource(bctx, c.Runner, ex, code, g.checks, rep, lang)
+			if bctx.Err() != nil {
+				break // cut short: what it found is no verdict
+			}
+			if err != nil {
+				return nil, err
+			}
+		} else {
+			res, err := c.Runner.Run(bctx, reqs[k])
+			if bctx.Err() != nil {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			codeAt := map[int]int{}
+			for n, i := range g.code {
+				codeAt[i] = n
+			}
+			for _, i := range g.checks {
+				rep.Results[i] = judge(i, ex.Checks[i], res, codeAt, lang)
+			}
 		}
 		for _, i := range g.checks {
-			rep.Results[i] = judge(i, ex.Checks[i], res, codeAt, lang)
+			decided[i] = true
 		}
 	}
-	if len(source) > 0 {
-		if err := checkSource(ctx, r, ex, code, source, rep, lang); err != nil {
-			return nil, err
-		}
+	if bctx.Err() != nil {
+		notRun(rep, decided, errors.Is(context.Cause(bctx), errOutOfTime), budget, lang)
 	}
 	rep.Passed = true
 	for i := range rep.Results {
-		c := &rep.Results[i]
-		if !c.OK {
+		r := &rep.Results[i]
+		if !r.OK {
 			rep.Passed = false
-			c.Message = ex.Checks[i].Message.In(lang)
+			if !r.NotRun {
+				r.Message = ex.Checks[i].Message.In(lang)
+			}
 		}
 	}
 	return rep, nil
+}
+
+// notRun marks the checks not decided as not run, and says why and which.
+func notRun(rep *Report, decided []bool, outOfTime bool, budget time.Duration, lang string) {
+	ended, detail, note := EndedStopped, "pack.check.not_run_stopped", "pack.checks.stopped"
+	if outOfTime {
+		ended, detail, note = EndedOutOfTime, "pack.check.not_run_time", "pack.checks.out_of_time"
+	}
+	rep.Ended = ended
+	var nums []string
+	for i, ok := range decided {
+		if ok {
+			continue
+		}
+		r := &rep.Results[i]
+		*r = CheckResult{Index: r.Index, Type: r.Type, NotRun: true, Detail: text.Get(detail, lang, nil)}
+		nums = append(nums, strconv.Itoa(i+1))
+	}
+	sep := text.Text{Zh: "、", En: ", "}.In(lang)
+	seconds := strconv.FormatFloat(math.Round(budget.Seconds()*10)/10, 'f', -1, 64)
+	rep.Note = text.Get(note, lang, map[string]string{"seconds": seconds, "checks": strings.Join(nums, sep)})
 }
 
 // readEvents reads an events file of the pack the safe way: where the pack

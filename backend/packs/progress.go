@@ -308,16 +308,26 @@ func (in *Installed) exercise(id string) (*Exercise, bool) {
 	return nil, false
 }
 
-// CheckLesson checks the child's code for a lesson that came from a pack
-// and records the attempt in the pack's progress.
+// CheckLesson is Checker{Runner: r, Lang: lang}.Lesson.
 func CheckLesson(ctx context.Context, r Runner, lessonFile string, code []byte, lang string, now time.Time) (*Report, ExerciseProgress, error) {
+	return Checker{Runner: r, Lang: lang}.Lesson(ctx, lessonFile, code, now)
+}
+
+// Lesson checks the child's code for a lesson that came from a pack and
+// records the attempt in the pack's progress. A check that was stopped is
+// no attempt: the progress comes back as it was.
+func (c Checker) Lesson(ctx context.Context, lessonFile string, code []byte, now time.Time) (*Report, ExerciseProgress, error) {
 	in, ex, err := FindLesson(lessonFile)
 	if err != nil {
 		return nil, ExerciseProgress{}, err
 	}
-	rep, err := CheckExercise(ctx, r, in, ex, code, lang)
+	rep, err := c.Exercise(ctx, in, ex, code)
 	if err != nil {
 		return nil, ExerciseProgress{}, err
+	}
+	if rep.Ended == EndedStopped {
+		prog, err := LoadProgress(in.Dir)
+		return rep, prog[ex.ID], err
 	}
 	p, err := RecordAttempt(in.Dir, ex.ID, rep.Passed, now)
 	return rep, p, err
