@@ -85,10 +85,11 @@ var (
 	// ErrExists: creating or renaming would replace something that exists,
 	// or a [Writer] found a file where it was to make or replace a folder.
 	ErrExists = &Error{Code: CodeExists}
-	// ErrBadName: the name is empty, hidden, has a path separator or is not
-	// portable to Windows; for a [Writer]'s new entry, also one that
-	// safefile.CleanName would change, or a metadata folder's name that is
-	// not hidden or is one of this package's own.
+	// ErrBadName: a new entry's name breaks [CheckName] (its cause is then
+	// a *NameError saying why), or a path has a NUL or, on Windows, a
+	// backslash; for a [Writer]'s metadata, a name that is not portable, or
+	// a metadata folder's name that is not hidden or is one of this
+	// package's own.
 	ErrBadName = &Error{Code: CodeBadName}
 	// ErrOutsideFolder: the path leaves the lessons folder, directly or
 	// through a symbolic link.
@@ -158,6 +159,10 @@ func ProblemOf(err error) *Problem {
 	code := CodeOf(err)
 	if code == "" {
 		return &Problem{Code: "", Text: text.Text{Zh: err.Error(), En: err.Error()}}
+	}
+	var ne *NameError
+	if code == CodeBadName && errors.As(err, &ne) {
+		return &Problem{Code: code, Text: ne.Text()} // says what to change
 	}
 	return &Problem{Code: code, Text: code.Text(nil)}
 }

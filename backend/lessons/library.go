@@ -480,7 +480,7 @@ type SaveResult struct {
 // If the file on disk has other content now, nothing is written and the
 // error is a *ConflictError (errors.Is ErrConflict) carrying the disk
 // version; [Library.KeepBoth] then keeps both. A file deleted on disk is
-// simply written again.
+// simply written again; a new one's name must pass [CheckName].
 func (l *Library) Save(rel, content, baseVersion string, opts SaveOptions) (SaveResult, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -507,7 +507,14 @@ func (l *Library) saveLocked(rel, content, baseVersion string, opts SaveOptions)
 		}
 		perm = fi.Mode().Perm()
 	case errors.Is(err, ErrNotFound):
-		// Deleted on disk since it was opened: writing it again loses nothing.
+		// A new lesson's name keeps the rule every writer keeps. The lesson
+		// the window follows had its name on disk when it was opened:
+		// deleted there since, writing it again loses nothing.
+		if l.open == nil || l.open.rel != rel {
+			if err := CheckName(path.Base(rel)); err != nil {
+				return SaveResult{}, err
+			}
+		}
 	case errors.Is(err, ErrTooLarge):
 		return SaveResult{}, &ConflictError{Path: rel, DiskVersion: ""}
 	default:

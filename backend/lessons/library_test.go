@@ -536,8 +536,14 @@ func TestMessagesComplete(t *testing.T) {
 			t.Errorf("%s: %+v", c, m)
 		}
 	}
-	if len(keys) != len(codes) {
-		t.Errorf("%d messages for %d codes", len(keys), len(codes))
+	reasons := []string{NameEmpty, NameInvisible, NameChar, NameEdge, NameReserved, NameHidden, NameLong}
+	for _, r := range reasons {
+		if m := (&NameError{Reason: r}).Text(); !slices.Contains(keys, "lessons.bad_name."+r) || m.Zh == "" || m.En == "" || m.Zh == m.En {
+			t.Errorf("name reason %s: %+v", r, m)
+		}
+	}
+	if len(keys) != len(codes)+len(reasons) {
+		t.Errorf("%d messages for %d codes and %d name reasons", len(keys), len(codes), len(reasons))
 	}
 	if got := CodeKeptBoth.Text(map[string]string{"name": "a (from disk).py"}).In("zh"); !strings.Contains(got, "a (from disk).py") {
 		t.Errorf("kept-both zh = %q", got)

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"kidcoder/backend/safefile"
+	"kidcoder/backend/text"
 )
 
 // LessonExt is the extension that makes a file a lesson.
@@ -49,41 +52,130 @@ func isLessonName(name string) bool {
 	return strings.HasSuffix(name, LessonExt) && len(name) > len(LessonExt) && !Ignored(name)
 }
 
-// windowsReserved are device names Windows refuses as file names, with any
-// extension; a lessons folder synced to a Windows machine must not hold them.
-var windowsReserved = map[string]bool{
-	"con": true, "prn": true, "aux": true, "nul": true,
-	"com1": true, "com2": true, "com3": true, "com4": true, "com5": true, "com6": true, "com7": true, "com8": true, "com9": true,
-	"lpt1": true, "lpt2": true, "lpt3": true, "lpt4": true, "lpt5": true, "lpt6": true, "lpt7": true, "lpt8": true, "lpt9": true,
+// Name limits: a name the child sees ("star", a group) is at most
+// MaxNameRunes characters, and a whole name on disk at most MaxNameBytes
+// bytes, so that the names made from it later ("NAME（磁盘上的） 999.py",
+// 22 bytes more) stay under every file system's 255.
+const (
+	MaxNameRunes = 70
+	MaxNameBytes = 230
+)
+
+// Why a name is refused: each reason has its message, "lessons.bad_name."+reason,
+// that says what to change.
+const (
+	NameEmpty     = "empty"     // nothing to show
+	NameInvisible = "invisible" // a control or format character: a line break, a tab, a bidi override, a zero-width space
+	NameChar      = "char"      // one of \ / : * ? " < > |
+	NameEdge      = "edge"      // a space at either end, or a dot at the end
+	NameReserved  = "reserved"  // a device name Windows keeps (CON, COM1, COM¹, CONIN$ …)
+	NameHidden    = "hidden"    // a name the lessons tree never shows (see [Ignored])
+	NameLong      = "long"      // past MaxNameRunes or MaxNameBytes
+)
+
+// NameError says why [CheckName] refused a name; it is the cause of the
+// *Error with CodeBadName returned, and its text says what to change.
+type NameError struct {
+	Name   string
+	Reason string // one of the Name* reasons
+	Char   string // the character refused, for NameChar
 }
 
-// maxNameRunes keeps names well under every file system's 255-byte limit
-// even in three-byte Chinese characters.
-const maxNameRunes = 80
+func (e *NameError) Error() string { return "name " + strconv.Quote(e.Name) + ": " + e.Reason }
 
-// checkName validates a single path element typed by the user (without
-// extension for lessons). Names must work on every OS the folder may be
-// synced to, so Windows' rules apply everywhere.
-func checkName(name string) error {
-	if !portable(name) || utf8.RuneCountInString(name) > maxNameRunes || strings.TrimSpace(name) != name || Ignored(name) {
-		return newErr(CodeBadName, name, nil)
+// Text is the reason in both languages, from the catalogue.
+func (e *NameError) Text() text.Text {
+	return text.Of("lessons.bad_name."+e.Reason, map[string]string{
+		"name": e.Name, "char": e.Char, "max": strconv.Itoa(MaxNameRunes)})
+}
+
+// CheckName is the one rule for the name of a new entry of a lessons
+// folder — a lesson ("star.py"), its instructions, a data file or a group —
+// whoever makes it: the window, an exercise pack's import, an AI host. The
+// name must work on every OS the folder may be synced to, so Windows' rules
+// apply everywhere, and must be one the lessons tree shows, so nothing is
+// made that the child never sees. It refuses (with a *NameError saying why):
+// an empty name; control characters, line and paragraph separators and
+// invisible format characters (bidi overrides, zero-width spaces: anything
+// [safefile.CleanName] would take out, which keeps a joiner only inside an
+// emoji); any of \ / : * ? " < > |; a space at either end or a dot at the
+// end; Windows' device names with any extension (see [ReservedName]); the
+// names [Ignored] hides; and a name past MaxNameRunes characters (without
+// ".py") or MaxNameBytes bytes.
+func CheckName(name string) error {
+	if r := nameProblem(name); r != nil {
+		return newErr(CodeBadName, name, r)
 	}
 	return nil
 }
 
+func nameProblem(name string) *NameError {
+	bad := func(reason string) *NameError { return &NameError{Name: name, Reason: reason} }
+	stem := strings.TrimSuffix(name, LessonExt) // what the child sees
+	if stem == "" || strings.TrimSpace(name) == "" {
+		return bad(NameEmpty)
+	}
+	if !utf8.ValidString(name) || safefile.CleanName(name) != name {
+		return bad(NameInvisible)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) {
+			return bad(NameInvisible)
+		}
+		if strings.ContainsRune(`\/:*?"<>|`, r) {
+			return &NameError{Name: name, Reason: NameChar, Char: string(r)}
+		}
+	}
+	for _, s := range []string{name, stem} {
+		if strings.TrimSpace(s) != s || strings.HasSuffix(s, ".") {
+			return bad(NameEdge)
+		}
+	}
+	if utf8.RuneCountInString(stem) > MaxNameRunes || len(name) > MaxNameBytes {
+		return bad(NameLong)
+	}
+	if ReservedName(name) {
+		return bad(NameReserved)
+	}
+	if Ignored(name) {
+		return bad(NameHidden)
+	}
+	return nil
+}
+
+// windowsReserved are the device names Windows refuses as file names, with
+// any extension: also with the superscript digits ¹ ² ³, which Windows reads
+// as digits here, and the console's CONIN$ and CONOUT$.
+var windowsReserved = func() map[string]bool {
+	m := map[string]bool{"con": true, "prn": true, "aux": true, "nul": true, "conin$": true, "conout$": true}
+	for _, d := range []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "¹", "²", "³"} {
+		m["com"+d], m["lpt"+d] = true, true
+	}
+	return m
+}()
+
+// ReservedName reports whether name is one of Windows' device names (CON,
+// PRN, AUX, NUL, COM0–COM9, LPT0–LPT9, COM¹–COM³, LPT¹–LPT³, CONIN$,
+// CONOUT$), in any case, alone or with an extension ("con.py", "COM1 .txt").
+func ReservedName(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	return windowsReserved[strings.ToLower(strings.TrimRight(base, " "))]
+}
+
 // portable reports whether name can be a file or folder name on every OS a
 // lessons folder may be synced to: Windows' rules, which are the strictest.
+// Unlike [CheckName] it allows hidden names and any length, for the
+// metadata a [Writer] keeps.
 func portable(name string) bool {
 	if name == "" || !utf8.ValidString(name) || strings.HasSuffix(name, ".") || strings.HasSuffix(name, " ") {
 		return false
 	}
 	for _, r := range name {
-		if r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r) {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp) || strings.ContainsRune(`/\:*?"<>|`, r) {
 			return false
 		}
 	}
-	base, _, _ := strings.Cut(name, ".")
-	return !windowsReserved[strings.ToLower(strings.TrimSpace(base))]
+	return !ReservedName(name)
 }
 
 // NaturalLess orders names the way people count: "lesson 2" before

@@ -88,15 +88,55 @@ func TestIgnored(t *testing.T) {
 	}
 }
 
+// TestCheckName is the one name rule, attacked with the names the lessons
+// tree hides and those Windows, a terminal or a reader would take wrongly.
 func TestCheckName(t *testing.T) {
-	for name, ok := range map[string]bool{
-		"star": true, "我的 星星": true, "lesson 2": true,
-		"": false, ".hidden": false, "a/b": false, `a\b`: false, "con": false, "CON.txt": false,
-		"trailing.": false, " lead": false, "tab\there": false, "a:b": false,
-		strings.Repeat("长", 81): false, strings.Repeat("长", 80): true,
+	for name, want := range map[string]string{
+		"star": "", "star.py": "", "我的 星星.py": "", "lesson 2": "", "👩\u200D💻.py": "", "4913.py": "", "notes~.py": "",
+		"": NameEmpty, ".py": NameEmpty, " ": NameEmpty,
+		".hidden": NameHidden, "__pycache__": NameHidden, "desktop.ini": NameHidden, "Desktop.INI": NameHidden,
+		"Thumbs.db": NameHidden, "notes~": NameHidden, "~$doc.py": NameHidden, "x.swp": NameHidden, "4913": NameHidden,
+		"a/b.py": NameChar, `a\b.py`: NameChar, "x:ads.py": NameChar, "a*.py": NameChar, "a?.py": NameChar,
+		"a<b.py": NameChar, "a>b.py": NameChar, "a|b.py": NameChar, `say "hi".py`: NameChar,
+		"CON.py": NameReserved, "con": NameReserved, "CON.txt": NameReserved, "nul.tar.gz": NameReserved, "CON .txt": NameReserved, "CON .py": NameEdge,
+		"COM0.py": NameReserved, "com9.py": NameReserved, "LPT0": NameReserved, "lpt9.md": NameReserved,
+		"COM¹.py": NameReserved, "COM².py": NameReserved, "com³": NameReserved, "LPT¹.py": NameReserved, "lpt².py": NameReserved, "LPT³.txt": NameReserved,
+		"CONIN$.py": NameReserved, "conout$": NameReserved, "CONOUT$.md": NameReserved,
+		"trailing.": NameEdge, "trailing..py": NameEdge, " lead.py": NameEdge, "end .py": NameEdge, "end ": NameEdge, "\u3000全角.py": NameEdge,
+		"tab\there.py": NameInvisible, "line\nbreak.py": NameInvisible, "cr\r.py": NameInvisible, "del\x7f.py": NameInvisible,
+		"c1\u0085.py": NameInvisible, "sep\u2028.py": NameInvisible, "para\u2029.py": NameInvisible,
+		"gpj\u202E.py": NameInvisible, "iso\u2066x.py": NameInvisible, "zero\u200Bwidth.py": NameInvisible,
+		"joiner\u200D.py": NameInvisible, "bom\uFEFF.py": NameInvisible, "\xff.py": NameInvisible,
+		strings.Repeat("长", MaxNameRunes+1) + ".py": NameLong, strings.Repeat("长", MaxNameRunes) + ".py": "",
+		strings.Repeat("😀", 58) + ".py": NameLong,
 	} {
-		if err := checkName(name); (err == nil) != ok {
-			t.Errorf("checkName(%q) = %v, want ok=%v", name, err, ok)
+		err := CheckName(name)
+		var ne *NameError
+		got := ""
+		if err != nil {
+			if !errors.Is(err, ErrBadName) || !errors.As(err, &ne) {
+				t.Errorf("CheckName(%+q) = %v, want a bad_name with its reason", name, err)
+				continue
+			}
+			got = ne.Reason
+		}
+		if got != want {
+			t.Errorf("CheckName(%+q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestBadNameSaysWhatToChange: each reason has its own text in both
+// languages, and the Problem the window shows carries it.
+func TestBadNameSaysWhatToChange(t *testing.T) {
+	for name, want := range map[string][2]string{
+		"CON.py": {"CON", "Windows"}, "a|b.py": {"|", "|"}, "__pycache__": {"隐藏", "hides"},
+		"": {"空", "empty"}, "x\n.py": {"看不见", "can’t see"}, "x.": {"结尾", "end"},
+		strings.Repeat("x", 100): {"70", "70"},
+	} {
+		p := ProblemOf(CheckName(name))
+		if p.Code != CodeBadName || !strings.Contains(p.Zh, want[0]) || !strings.Contains(p.En, want[1]) {
+			t.Errorf("%+q: %+v, want it to name %q / %q", name, p, want[0], want[1])
 		}
 	}
 }
@@ -133,5 +173,91 @@ func TestNamesLoseInvisibleCharacters(t *testing.T) {
 		if _, err := l.New("", name); !errors.Is(err, ErrBadName) {
 			t.Errorf("New(%+q) = %v, want ErrBadName", name, err)
 		}
+	}
+}
+
+// attackNames are names a red team made through writers that skipped the
+// window's rule: each must be refused by every writer of the folder.
+var attackNames = []string{
+	"CON", "x:ads", "line\nbreak", "tab\there", "a*b", "a?b", "a<b", "a>b", "a|b", `say "hi"`,
+	"COM¹", "COM²", "COM³", "LPT¹", "LPT²", "LPT³", "CONIN$", "CONOUT$", "com0", "LPT0",
+}
+
+// hiddenNames are names the lessons tree never shows.
+var hiddenNames = []string{"__pycache__", "desktop.ini", "Thumbs.db", "notes~", ".secret", "x.tmp", "4913"}
+
+// TestEveryWriterKeepsTheNameRule attacks each way a new name reaches the
+// folder: a save to a path that is not there yet (the window's autosave
+// binding and an AI host's write_lesson both come here), a new lesson or
+// group, a rename, and a Writer (an exercise pack's import). Nothing is
+// made, and the refusal is a bad_name that says why.
+func TestEveryWriterKeepsTheNameRule(t *testing.T) {
+	l, root := newTestLibrary(t, map[string]string{"old.py": "", "group/keep.py": ""})
+	w, err := OpenWriter(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	type writer struct {
+		name string
+		do   func(name string) error
+	}
+	lessonWriters := []writer{
+		{"save", func(n string) error { _, err := l.Save(n+LessonExt, "print(1)\n", "", SaveOptions{}); return err }},
+		{"save in a group", func(n string) error { _, err := l.Save("group/"+n+LessonExt, "x", "", SaveOptions{}); return err }},
+		{"keep both", func(n string) error { _, err := l.KeepBoth(n+LessonExt, "x", SaveOptions{}); return err }},
+		{"new lesson", func(n string) error { _, err := l.New("", n); return err }},
+		{"rename", func(n string) error { _, err := l.Rename("old.py", n); return err }},
+		{"writer file", func(n string) error { return w.CreateFile(n+LessonExt, nil) }},
+		{"writer replace", func(n string) error { return w.WriteFile(n+LessonExt, nil) }},
+	}
+	groupWriters := []writer{
+		{"new group", func(n string) error { _, err := l.NewGroup("", n); return err }},
+		{"rename group", func(n string) error { _, err := l.Rename("group", n); return err }},
+		{"writer group", func(n string) error { _, err := w.MakeGroup(n); return err }},
+		{"writer folder", func(n string) error { return w.ReplaceFolder("pack", map[string][]byte{n + "/a.py": nil}) }},
+		{"writer data file", func(n string) error { return w.CreateFile(n, nil) }},
+	}
+	try := func(ws []writer, names []string) {
+		for _, wr := range ws {
+			for _, n := range names {
+				err := wr.do(n)
+				var ne *NameError
+				if !errors.Is(err, ErrBadName) || !errors.As(err, &ne) {
+					t.Errorf("%s %+q: %v, want a bad_name that says why", wr.name, n, err)
+				}
+			}
+		}
+	}
+	try(lessonWriters, attackNames)
+	try(groupWriters, append(slices.Clone(attackNames), hiddenNames...))
+	entries, _ := os.ReadDir(root)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if want := []string{"group", "old.py"}; !slices.Equal(got, want) {
+		t.Errorf("the folder holds %q, want %q", got, want)
+	}
+	if e, _ := os.ReadDir(filepath.Join(root, "group")); len(e) != 1 {
+		t.Errorf("the group holds %d entries, want 1", len(e))
+	}
+}
+
+// TestOpenLessonDeletedOnDiskIsWrittenAgain: a lesson the window opened
+// keeps its name when it was deleted elsewhere, even a name made by another
+// program that the rule would refuse now, so autosave loses nothing.
+func TestOpenLessonDeletedOnDiskIsWrittenAgain(t *testing.T) {
+	l, root := newTestLibrary(t, map[string]string{"COM¹.py": "v1"})
+	les, err := l.Open("COM¹.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(root, "COM¹.py"))
+	if _, err := l.Save("COM¹.py", "v2", les.Version, SaveOptions{}); err != nil {
+		t.Fatalf("saving the open lesson again: %v", err)
+	}
+	if _, err := l.Save("COM².py", "v2", "", SaveOptions{}); !errors.Is(err, ErrBadName) {
+		t.Fatalf("a new lesson COM².py: %v, want bad_name", err)
 	}
 }

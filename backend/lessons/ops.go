@@ -52,7 +52,7 @@ func (l *Library) groupDir(group string) (string, error) {
 // [safefile.CleanName]), so the path returned may differ from name.
 func (l *Library) New(group, name string) (string, error) {
 	name = stemOf(safefile.CleanName(name))
-	if err := checkName(name); err != nil {
+	if err := CheckName(name + LessonExt); err != nil {
 		return "", err
 	}
 	dir, err := l.groupDir(group)
@@ -66,7 +66,7 @@ func (l *Library) New(group, name string) (string, error) {
 // NewGroup creates a sub-folder called name, cleaned like [Library.New]'s, in parent.
 func (l *Library) NewGroup(parent, name string) (string, error) {
 	name = safefile.CleanName(name)
-	if err := checkName(name); err != nil {
+	if err := CheckName(name); err != nil {
 		return "", err
 	}
 	dir, err := l.groupDir(parent)
@@ -102,10 +102,12 @@ func (l *Library) Rename(rel, newName string) (string, error) {
 	}
 	lesson := isLessonPath(rel)
 	newName = safefile.CleanName(newName)
+	check := newName
 	if lesson {
 		newName = stemOf(newName)
+		check = newName + LessonExt
 	}
-	if err := checkName(newName); err != nil {
+	if err := CheckName(check); err != nil {
 		return "", err
 	}
 	from, err := l.resolveNoFollow(rel)

@@ -34,6 +34,9 @@ type Writer struct {
 	root *os.Root
 	dir  string // absolute, for errors
 	rel  string // from the folder OpenWriter opened; "" for that folder
+	// meta: the folder is a metadata folder or inside one, which the
+	// lessons tree never lists, so its entries' names need only be portable.
+	meta bool
 }
 
 // filePerm and dirPerm are what the lessons folder's own files and folders get.
@@ -84,7 +87,7 @@ func (w *Writer) Dir() string { return w.dir }
 func (w *Writer) MakeGroup(rel string) (*Writer, error) {
 	els, code := splitPath(rel)
 	if code != "" {
-		return nil, newErr(code, w.relOf(rel), nil)
+		return nil, newErr(code, w.relOf(rel), whyBadPath(code, rel))
 	}
 	return w.makeDir(els, false)
 }
@@ -116,8 +119,8 @@ func (w *Writer) WriteFile(rel string, data []byte) error {
 	case err == nil && fi.IsDir():
 		return newErr(CodeNotPlainFile, w.relOf(rel), nil)
 	case errors.Is(err, fs.ErrNotExist):
-		if err := checkNewName(name, false); err != nil {
-			return newErr(CodeBadName, w.relOf(rel), nil)
+		if err := w.checkNewName(name, false); err != nil {
+			return newErr(CodeBadName, w.relOf(rel), err)
 		}
 	case err != nil:
 		return w.fail(rel, "lstat", err)
@@ -142,8 +145,8 @@ func (w *Writer) CreateFile(rel string, data []byte) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return w.fail(rel, "lstat", err)
 	}
-	if err := checkNewName(name, false); err != nil {
-		return newErr(CodeBadName, w.relOf(rel), nil)
+	if err := w.checkNewName(name, false); err != nil {
+		return newErr(CodeBadName, w.relOf(rel), err)
 	}
 	if err := createIn(parent, name, data, filePerm); err != nil {
 		return w.fail(rel, "create", err)
@@ -160,15 +163,16 @@ func (w *Writer) ReplaceFolder(rel string, files map[string][]byte) error {
 	names := make([]string, 0, len(files))
 	for n := range files {
 		els, code := splitPath(n)
+		cause := whyBadPath(code, n)
 		if code == "" {
 			for _, el := range els {
-				if checkNewName(el, false) != nil {
-					code = CodeBadName
+				if err := w.checkNewName(el, false); err != nil && cause == nil {
+					code, cause = CodeBadName, err
 				}
 			}
 		}
 		if code != "" {
-			return newErr(code, w.relOf(rel+"/"+n), nil)
+			return newErr(code, w.relOf(rel+"/"+n), cause)
 		}
 		names = append(names, n)
 	}
@@ -184,8 +188,8 @@ func (w *Writer) ReplaceFolder(rel string, files map[string][]byte) error {
 	case exists && fi.Mode()&fs.ModeSymlink != 0:
 		return newErr(CodeNotPlainFile, w.relOf(rel), nil)
 	case errors.Is(err, fs.ErrNotExist):
-		if checkNewName(name, false) != nil {
-			return newErr(CodeBadName, w.relOf(rel), nil)
+		if err := w.checkNewName(name, false); err != nil {
+			return newErr(CodeBadName, w.relOf(rel), err)
 		}
 	case err != nil:
 		return w.fail(rel, "lstat", err)
@@ -281,8 +285,8 @@ func (w *Writer) makeDir(els []string, hidden bool) (*Writer, error) {
 	defer parent.Close()
 	name := els[len(els)-1]
 	if _, err := parent.Lstat(name); errors.Is(err, fs.ErrNotExist) {
-		if checkNewName(name, hidden) != nil {
-			return nil, newErr(CodeBadName, w.relOf(rel), nil)
+		if err := w.checkNewName(name, hidden); err != nil {
+			return nil, newErr(CodeBadName, w.relOf(rel), err)
 		}
 		if err := parent.Mkdir(name, dirPerm); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, w.fail(rel, "mkdir", err)
@@ -295,14 +299,14 @@ func (w *Writer) makeDir(els []string, hidden bool) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{root: sub, dir: filepath.Join(w.dir, filepath.FromSlash(rel)), rel: w.relOf(rel)}, nil
+	return &Writer{root: sub, dir: filepath.Join(w.dir, filepath.FromSlash(rel)), rel: w.relOf(rel), meta: w.meta || hidden}, nil
 }
 
 // parentOf opens the folder that holds rel and returns rel's last element.
 func (w *Writer) parentOf(rel string) (*os.Root, string, error) {
 	els, code := splitPath(rel)
 	if code != "" {
-		return nil, "", newErr(code, w.relOf(rel), nil)
+		return nil, "", newErr(code, w.relOf(rel), whyBadPath(code, rel))
 	}
 	parent, err := w.walk(w.root, "", els[:len(els)-1], false)
 	return parent, els[len(els)-1], err
@@ -365,6 +369,20 @@ func (w *Writer) enter(parent *os.Root, rel, name string, made bool) (*os.Root, 
 	return sub, nil
 }
 
+// whyBadPath is the cause of splitPath's bad_name: the first element's
+// broken rule, so the message says what to change.
+func whyBadPath(code Code, p string) error {
+	if code != CodeBadName {
+		return nil
+	}
+	for _, el := range strings.Split(p, "/") {
+		if ne := nameProblem(el); ne != nil {
+			return ne
+		}
+	}
+	return nil
+}
+
 // splitPath checks p, a slash-separated path inside a Writer's folder, and
 // returns its elements, or the code of the error to return. Hidden
 // elements are refused: hidden folders are reached only through MetaDir,
@@ -407,10 +425,20 @@ func (w *Writer) fail(rel, op string, err error) error {
 
 // checkNewName says whether name may be given to a new entry. An entry is
 // hidden exactly when it is a metadata folder, so no program can make a
-// lesson the child won't see, nor a folder the tree would list by mistake.
-func checkNewName(name string, hidden bool) error {
+// lesson the child won't see, nor a folder the tree would list by mistake;
+// outside metadata, a name follows [CheckName], the rule every writer of
+// the lessons folder keeps.
+func (w *Writer) checkNewName(name string, hidden bool) error {
+	if !w.meta && !hidden {
+		if ne := nameProblem(name); ne != nil {
+			return ne
+		}
+	}
 	if !portable(name) || safefile.CleanName(name) != name || strings.HasPrefix(name, ".") != hidden || name == "." || name == ".." {
-		return newErr(CodeBadName, name, nil)
+		return errNotPortable
 	}
 	return nil
 }
+
+// errNotPortable is the cause of a metadata name refused.
+var errNotPortable = errors.New("not a portable name for metadata")
