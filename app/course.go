@@ -93,11 +93,9 @@ func (a *App) Courses() (CourseShelf, error) {
 		m := all[name].Manifest
 		v := CourseView{Name: name, Title: m.Title, Description: m.Description, Exercises: len(m.Exercises), MaxStars: 3 * len(m.Exercises)}
 		var prog map[string]packs.ExerciseProgress
-		for _, s := range imported {
-			if s.ID == m.ID {
-				v.Folder, prog = s.Folder, s.Progress
-				break
-			}
+		// The course's own import, never a stranger's pack of its id.
+		if s, ok := all[name].UpdatedIn(imported); ok {
+			v.Folder, prog = s.Folder, s.Progress
 		}
 		// Counted over the built-in exercises, which an older import may not have all of yet.
 		v.Steps = courseSteps(m, "", prog)

@@ -31,8 +31,12 @@ func packProblem(err error) error {
 		key = "pack.error.older_version"
 	case errors.Is(err, packs.ErrNewerFormat):
 		key = "pack.error.newer_format"
-	case errors.Is(err, packs.ErrChecksum), errors.Is(err, packs.ErrNotZip):
+	case errors.Is(err, packs.ErrChecksum), errors.Is(err, packs.ErrNotZip), errors.Is(err, packs.ErrBadSignature):
 		key = "pack.error.damaged"
+	case errors.Is(err, packs.ErrReservedID):
+		key = "pack.error.builtin_id"
+	case errors.Is(err, packs.ErrOtherAuthor):
+		key = "pack.error.other_author"
 	case errors.Is(err, sandbox.ErrUnavailable):
 		key = "pack.error.no_sandbox"
 	}

@@ -55,11 +55,12 @@ func Build(name string) ([]byte, error) {
 	return packs.Build(dir)
 }
 
-// Load builds the named pack and reads it back, as an import would.
+// Load builds the named pack and reads it back, as an import would, as
+// Kid Coder's own: only it updates an import of its id (packs.Builtin).
 func Load(name string) (*packs.Pack, error) {
 	b, err := Build(name)
 	if err != nil {
 		return nil, err
 	}
-	return packs.ReadPack(name+".kidpack", b)
+	return packs.ReadBuiltin(name+".kidpack", b)
 }

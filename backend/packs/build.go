@@ -4,10 +4,12 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"crypto/ed25519"
 	"encoding/json"
 	"io"
-	"kidcoder/backend/atomicfile"
 	"time"
+
+	"kidcoder/backend/atomicfile"
 )
 
 // buildTime is the timestamp of every entry, so that the same folder always
@@ -18,12 +20,18 @@ var buildTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 // bytes. The output depends only on the files the manifest names: entries
 // are sorted (pack.json first), timestamps and modes fixed, and compression
 // is deflate at a fixed level.
-func Build(dir string) ([]byte, error) {
+func Build(dir string) ([]byte, error) { return BuildSigned(dir, nil) }
+
+// BuildSigned is Build with the pack signed with key (nil: unsigned), so
+// that only packs signed with the same key update it once imported
+// (docs/packs.md). ed25519 signatures are deterministic: the same folder
+// and key still give the same bytes.
+func BuildSigned(dir string, key ed25519.PrivateKey) ([]byte, error) {
 	p, err := loadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	return p.zipBytes()
+	return p.zipBytes(key)
 }
 
 // BuildFile builds dir into out, replacing out atomically.
@@ -46,7 +54,7 @@ func (p *Pack) manifestBytes() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func (p *Pack) zipBytes() ([]byte, error) {
+func (p *Pack) zipBytes(key ed25519.PrivateKey) ([]byte, error) {
 	m := p.Manifest
 	m.Files = p.fileList()
 	p.Manifest = m
@@ -74,6 +82,11 @@ func (p *Pack) zipBytes() ([]byte, error) {
 	}
 	for _, fe := range m.Files {
 		if err := add(fe.Path, p.files[fe.Path]); err != nil {
+			return nil, err
+		}
+	}
+	if key != nil {
+		if err := zw.SetComment(signatureComment(mb, key)); err != nil {
 			return nil, err
 		}
 	}

@@ -45,6 +45,17 @@ var (
 	// ErrOlderVersion is returned by Import when the lessons folder already
 	// holds a newer version of the same pack.
 	ErrOlderVersion = errors.New("a newer version of this pack is already imported")
+	// ErrBadSignature is returned for a pack whose signature does not match
+	// its key or its pack.json: a signed pack altered since, or a signature
+	// taken from another pack.
+	ErrBadSignature = errors.New("the signature does not match (damaged or altered pack)")
+	// ErrReservedID is returned by Import for a pack file whose id is one of
+	// Kid Coder's own course (kidcoder.*): only the course itself has it.
+	ErrReservedID = errors.New("this id belongs to Kid Coder's own course: a pack file may not use it")
+	// ErrOtherAuthor is returned by Import when the lessons folder holds a
+	// pack with the same id from another origin (another key, or signed
+	// while this one is not): the file is not its update.
+	ErrOtherAuthor = errors.New("a pack with this id from another author is already imported; this file is not its update")
 )
 
 // FileError is a problem with one file of a pack.

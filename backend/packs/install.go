@@ -46,6 +46,9 @@ type installed struct {
 	Manifest Manifest          `json:"manifest"`
 	Lang     string            `json:"lang"`
 	Written  map[string]string `json:"written"` // file beside the lessons -> sha256 as written
+	// Origin is who the pack comes from; "" in an import recorded before
+	// origins were, which counts as unsigned (see Pack.Updates).
+	Origin Origin `json:"origin,omitempty"`
 }
 
 // Plan is what an import adds or changes, computed before anything is written.
@@ -55,6 +58,8 @@ type Plan struct {
 	Title       text.Text         `json:"title"`
 	Description text.Text         `json:"description"`
 	Author      string            `json:"author"`
+	Origin      Origin            `json:"origin"`   // who the pack comes from: with ID, its identity
+	Signer      string            `json:"signer"`   // Origin as shown: "unsigned", "built-in" or "key 1a2b …"
 	Folder      string            `json:"folder"`   // folder inside the lessons folder
 	Previous    string            `json:"previous"` // version already there; "" for a new pack
 	Exercises   []PlannedExercise `json:"exercises"`
@@ -103,6 +108,15 @@ func ImportPack(p *Pack, lessonsDir, lang string) (*Plan, error) {
 	if err := lessons.MakeFolder(lessonsDir); err != nil {
 		return nil, fromLessons(lessonsDir, err)
 	}
+	// Planning and writing happen under one lock on the lessons folder,
+	// shared with other processes (the window, `kidcoder pack import`): an
+	// import plans from what the one before it finished writing, so two at
+	// once leave one whole version, and one folder for a new pack.
+	unlock, err := lockFolder(lessonsDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	pl, prev, err := plan(p, lessonsDir, lang)
 	if err != nil {
 		return nil, err
@@ -129,7 +143,7 @@ func ImportPack(p *Pack, lessonsDir, lang string) (*Plan, error) {
 	for _, k := range pl.Kept {
 		kept[k] = true
 	}
-	inst := installed{Manifest: stripSolutions(p.Manifest), Lang: lang, Written: map[string]string{}}
+	inst := installed{Manifest: stripSolutions(p.Manifest), Lang: lang, Written: map[string]string{}, Origin: p.origin}
 	files := lessonFiles(p, lang)
 	for _, name := range sortedKeys(files) {
 		data := files[name]
@@ -259,10 +273,13 @@ func (p *Pack) usedOtherwise(name string) bool {
 func plan(p *Pack, lessonsDir, lang string) (*Plan, *installed, error) {
 	m := &p.Manifest
 	pl := &Plan{ID: m.ID, Version: m.Version, Title: m.Title, Description: m.Description, Author: m.Author,
-		Writes: []string{}, Kept: []string{}}
+		Origin: p.origin, Signer: p.origin.Signer(), Writes: []string{}, Kept: []string{}}
+	if IsReservedID(m.ID) && p.origin != Builtin {
+		return nil, nil, fileErr(p.Source, "", fmt.Errorf("%w (%s)", ErrReservedID, m.ID))
+	}
 	var prev *installed
 	if lessonsDir != "" {
-		folder, in, err := findInstalled(lessonsDir, m.ID)
+		folder, in, err := findInstalled(lessonsDir, p)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -327,9 +344,13 @@ func isLessonID(m *Manifest, id string) bool {
 	return false
 }
 
-// findInstalled looks for an earlier import of pack id among the lessons
-// folder's sub-folders, whatever they were renamed to since.
-func findInstalled(lessonsDir, id string) (string, *installed, error) {
+// findInstalled looks for the earlier import p updates among the lessons
+// folder's sub-folders, whatever they were renamed to since: one of the
+// same id from the same origin first, else one p takes over
+// ([Pack.Updates]). An import of p's id that p does not update is
+// ErrOtherAuthor, except for the built-in course, which is never kept out
+// by a pack of its id: it goes into a folder of its own beside it.
+func findInstalled(lessonsDir string, p *Pack) (string, *installed, error) {
 	f, err := os.Open(lessonsDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil, nil
@@ -342,16 +363,53 @@ func findInstalled(lessonsDir, id string) (string, *installed, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return "", nil, err
 	}
+	id := p.Manifest.ID
+	var taken, other string
+	var takenIn *installed
 	for _, e := range entries {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		in, err := readInstalled(filepath.Join(lessonsDir, e.Name()))
-		if err == nil && in.Manifest.ID == id {
+		switch {
+		case err != nil || in.Manifest.ID != id:
+		case in.Origin == p.origin:
 			return e.Name(), in, nil
+		case p.Updates(id, in.Origin, in.Manifest.Version):
+			if takenIn == nil {
+				taken, takenIn = e.Name(), in
+			}
+		case other == "":
+			other = e.Name()
 		}
 	}
+	if takenIn != nil {
+		return taken, takenIn, nil
+	}
+	if other != "" && p.origin != Builtin {
+		return "", nil, fmt.Errorf("%s: %w", filepath.Join(lessonsDir, other), ErrOtherAuthor)
+	}
 	return "", nil, nil
+}
+
+// UpdatedIn picks, among the imported packs Summaries lists, the one an
+// import of p would update, as Import finds it: of the same identity
+// first, else one p takes over ([Pack.Updates]).
+func (p *Pack) UpdatedIn(imported []PackSummary) (PackSummary, bool) {
+	var taken *PackSummary
+	for i, s := range imported {
+		switch {
+		case s.ID != p.Manifest.ID:
+		case s.Origin == p.origin:
+			return s, true
+		case taken == nil && p.Updates(s.ID, s.Origin, s.Version):
+			taken = &imported[i]
+		}
+	}
+	if taken == nil {
+		return PackSummary{}, false
+	}
+	return *taken, true
 }
 
 func readInstalled(packDir string) (*installed, error) {

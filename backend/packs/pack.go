@@ -25,6 +25,32 @@ type Pack struct {
 	Source   string // the .kidpack file or folder it came from
 	Manifest Manifest
 	files    map[string][]byte
+	origin   Origin
+}
+
+// Origin is who the pack comes from: the key it is signed with, Unsigned
+// (a source folder, or a file without a signature) or Builtin.
+func (p *Pack) Origin() Origin { return p.origin }
+
+// Updates reports whether importing p updates an earlier import of pack id
+// from origin from, at version: the same id from the same origin. A signed
+// pack also takes over an unsigned import of its id (its author starting to
+// sign; anyone could have updated that one anyway), and the built-in course
+// an import of its id recorded before origins were (from == ""), unless
+// that one is newer than the course has ever been. Nothing but the course
+// updates a course id.
+func (p *Pack) Updates(id string, from Origin, version string) bool {
+	switch {
+	case id != p.Manifest.ID:
+		return false
+	case p.origin == Builtin:
+		return from == Builtin || from == "" && CompareVersions(version, p.Manifest.Version) <= 0
+	case IsReservedID(id):
+		return false
+	case from == p.origin || from == "" && p.origin == Unsigned:
+		return true
+	}
+	return p.origin != Unsigned && (from == "" || from == Unsigned)
 }
 
 // File returns the content of a file of the pack by its path in the manifest.
@@ -72,7 +98,7 @@ func loadDir(dir string) (*Pack, error) {
 	if err := m.Validate(mf, false); err != nil {
 		return nil, err
 	}
-	p := &Pack{Source: dir, Manifest: *m, files: map[string][]byte{}}
+	p := &Pack{Source: dir, Manifest: *m, files: map[string][]byte{}, origin: Unsigned}
 	var total int64
 	for _, name := range m.ReferencedFiles() {
 		b, err := readPlain(dir, name, MaxFileBytes)
@@ -174,6 +200,22 @@ func ReadPack(name string, data []byte) (*Pack, error) {
 	return readZip(name, bytes.NewReader(data), int64(len(data)))
 }
 
+// ReadBuiltin reads a pack of Kid Coder's own course from memory: built by
+// the program itself from the sources it carries, never from a file the
+// family chose. Its origin is Builtin, which no pack file can have, and its
+// id must be a reserved one (kidcoder.*).
+func ReadBuiltin(name string, data []byte) (*Pack, error) {
+	p, err := ReadPack(name, data)
+	if err != nil {
+		return nil, err
+	}
+	if !IsReservedID(p.Manifest.ID) || p.origin != Unsigned {
+		return nil, fmt.Errorf("%s: a built-in pack has an id starting with %q and no signature", name, ReservedPrefix)
+	}
+	p.origin = Builtin
+	return p, nil
+}
+
 func readZip(name string, r io.ReaderAt, size int64) (*Pack, error) {
 	zr, err := zip.NewReader(r, size)
 	// ErrInsecurePath still returns a usable reader; our own name rules
@@ -265,7 +307,11 @@ func readZip(name string, r io.ReaderAt, size int64) (*Pack, error) {
 			return nil, fileErr(name, fe.Path, fmt.Errorf("%w: listed but not used by any exercise", ErrUnlisted))
 		}
 	}
-	p := &Pack{Source: name, Manifest: *m, files: files}
+	origin, err := originOf(zr.Comment, mdata)
+	if err != nil {
+		return nil, fileErr(name, "", err)
+	}
+	p := &Pack{Source: name, Manifest: *m, files: files, origin: origin}
 	if err := p.crossCheck(label); err != nil {
 		return nil, err
 	}

@@ -338,6 +338,8 @@ type PackSummary struct {
 	Folder      string                      `json:"folder"` // relative to the lessons folder
 	ID          string                      `json:"id"`
 	Version     string                      `json:"version"`
+	Origin      Origin                      `json:"origin"` // as recorded: "" for an import from before origins were
+	Signer      string                      `json:"signer"` // Origin as shown: "unsigned", "built-in" or "key 1a2b …"
 	Title       text.Text                   `json:"title"`
 	Exercises   int                         `json:"exercises"`
 	Solved      int                         `json:"solved"`
@@ -368,7 +370,7 @@ func Summaries(lessonsDir string) ([]PackSummary, error) {
 			continue
 		}
 		dir := filepath.Join(lessonsDir, e.Name())
-		in, err := OpenInstalled(dir)
+		in, err := readInstalled(dir)
 		if noFile(err) || errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -379,7 +381,7 @@ func Summaries(lessonsDir string) ([]PackSummary, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := PackSummary{Folder: e.Name(), ID: in.Manifest.ID, Version: in.Manifest.Version, Title: in.Manifest.Title,
+		s := PackSummary{Folder: e.Name(), ID: in.Manifest.ID, Version: in.Manifest.Version, Origin: in.Origin, Signer: in.Origin.Signer(), Title: in.Manifest.Title,
 			Exercises: len(in.Manifest.Exercises), MaxStars: 3 * len(in.Manifest.Exercises), Progress: map[string]ExerciseProgress{}}
 		for _, ex := range in.Manifest.Exercises {
 			p := prog[ex.ID]

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -26,9 +27,14 @@ const packUsage = `Usage:
   kidcoder pack check [--json] [--lang zh|en] DIR|FILE.kidpack
                                                validate, then run each reference solution
                                                (must pass) and starter (must fail) through the checks
-  kidcoder pack build DIR [-o FILE.kidpack]    build a pack file (same folder, same bytes)
+  kidcoder pack build DIR [-o FILE.kidpack] [--key FILE]
+                                               build a pack file (same folder, same bytes),
+                                               signed with a key from pack keygen
+  kidcoder pack keygen FILE                    make a signing key: only packs signed with it
+                                               update a pack signed with it
   kidcoder pack import [--lessons DIR] [--lang zh|en] [--dry-run] FILE.kidpack
                                                add the exercises to the lessons folder
+  kidcoder pack list [--lessons DIR] [--json]  the packs imported there, with who signed them
 
 The format is described in docs/packs.md.
 `
@@ -49,6 +55,10 @@ func cmdPack(args []string, stdout, stderr io.Writer) int {
 		return packBuild(args[1:], stdout, stderr)
 	case "import":
 		return packImport(args[1:], stdout, stderr)
+	case "keygen":
+		return packKeygen(args[1:], stdout, stderr)
+	case "list":
+		return packList(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, packUsage)
 		return 0
@@ -87,6 +97,7 @@ func packBuild(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pack build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "the .kidpack file to write (default ID-VERSION.kidpack)")
+	keyFile := fs.String("key", "", "sign the pack with this key (kidcoder pack keygen makes one)")
 	if err := fs.Parse(reorder(args, nil)); err != nil {
 		return ExitUsage
 	}
@@ -95,7 +106,16 @@ func packBuild(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	dir := fs.Arg(0)
-	b, err := packs.Build(dir)
+	var key ed25519.PrivateKey
+	if *keyFile != "" {
+		k, err := packs.ReadKey(*keyFile)
+		if err != nil {
+			packErr(stderr, "build", err)
+			return 1
+		}
+		key = k
+	}
+	b, err := packs.BuildSigned(dir, key)
 	if err != nil {
 		packErr(stderr, "build", err)
 		return 1
@@ -114,7 +134,62 @@ func packBuild(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	sum := sha256.Sum256(b)
-	fmt.Fprintf(stdout, "%s: %d bytes, sha256 %s\n", target, len(b), hex.EncodeToString(sum[:]))
+	signer := string(packs.Unsigned)
+	if key != nil {
+		signer = "signed, " + packs.KeyOrigin(key.Public().(ed25519.PublicKey)).Signer()
+	}
+	fmt.Fprintf(stdout, "%s: %d bytes, sha256 %s, %s\n", target, len(b), hex.EncodeToString(sum[:]), signer)
+	return 0
+}
+
+func packKeygen(args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintln(stderr, "kidcoder pack keygen: give the file to write the key to")
+		return ExitUsage
+	}
+	o, err := packs.GenerateKey(args[0])
+	if err != nil {
+		packErr(stderr, "keygen", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "Wrote a signing key to %s (%s).\nBuild with kidcoder pack build DIR --key %s: once a pack signed with it is imported,\nonly packs signed with this key update it. Keep the file safe and private: it can't be made again.\n", args[0], o.Signer(), args[0])
+	return 0
+}
+
+func packList(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("pack list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("lessons", "", "lessons folder (default: $"+lessons.EnvDir+" or Documents/"+lessons.FolderName+")")
+	asJSON := fs.Bool("json", false, "print the packs as JSON")
+	lang := fs.String("lang", "", "language of the titles: zh or en")
+	if err := fs.Parse(reorder(args, map[string]bool{"json": true})); err != nil {
+		return ExitUsage
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "kidcoder pack list: takes no arguments")
+		return ExitUsage
+	}
+	l := *lang
+	if l == "" {
+		l = text.System()
+	}
+	root, err := lessons.ResolveDir(*dir)
+	if err != nil {
+		packErr(stderr, "list", err)
+		return 1
+	}
+	list, err := packs.Summaries(root)
+	if err != nil {
+		packErr(stderr, "list", err)
+		return 1
+	}
+	if *asJSON {
+		writeJSON(stdout, list)
+		return 0
+	}
+	for _, s := range list {
+		fmt.Fprintf(stdout, "%s\t%s %s\t%s\t%d/%d solved\t%s\n", s.Folder, s.ID, s.Version, s.Signer, s.Solved, s.Exercises, s.Title.In(l))
+	}
 	return 0
 }
 
@@ -141,7 +216,7 @@ func packCheck(args []string, stdout, stderr io.Writer) int {
 		packErr(stderr, "check", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "%s %s: format valid, %d exercise(s); running the checks in the sandbox...\n", p.Manifest.ID, p.Manifest.Version, len(p.Manifest.Exercises))
+	fmt.Fprintf(stderr, "%s %s (%s): format valid, %d exercise(s); running the checks in the sandbox...\n", p.Manifest.ID, p.Manifest.Version, p.Origin().Signer(), len(p.Manifest.Exercises))
 	eng, err := kidrun.New(kidrun.Options{Python: *python, Policy: timeoutPolicy(*timeout)})
 	if err != nil {
 		fmt.Fprintf(stderr, "kidcoder: %s\n", explain(err, l))
@@ -250,7 +325,7 @@ func packImport(args []string, stdout, stderr io.Writer) int {
 	if plan.Previous != "" {
 		what = "update from " + plan.Previous
 	}
-	fmt.Fprintf(stdout, "%s %q %s (%s) into %s: %d exercise(s)\n", verb, plan.Title.In(l), plan.Version, what,
+	fmt.Fprintf(stdout, "%s %q %s (%s, %s) into %s: %d exercise(s)\n", verb, plan.Title.In(l), plan.Version, what, plan.Signer,
 		filepath.Join(root, plan.Folder), len(plan.Exercises))
 	for _, f := range plan.Writes {
 		fmt.Fprintf(stdout, "  write %s\n", f)
