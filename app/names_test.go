@@ -22,7 +22,10 @@ func TestWindowKeepsTheNameRule(t *testing.T) {
 		"COM¹", "COM²", "COM³", "LPT¹", "LPT²", "LPT³", "CONIN$", "CONOUT$",
 	} {
 		for what, do := range map[string]func() error{
-			"save":       func() error { _, err := a.SaveLesson(SaveRequest{Path: name + ".py", Content: "print(1)\n"}); return err },
+			"save": func() error {
+				_, err := a.SaveLesson(SaveRequest{Path: name + ".py", Content: "print(1)\n"})
+				return err
+			},
 			"keep both":  func() error { _, err := a.KeepBothLesson(SaveRequest{Path: name + ".py", Content: "x"}); return err },
 			"new lesson": func() error { _, err := a.NewLesson("", name); return err },
 			"new group":  func() error { _, err := a.NewGroup("", name); return err },
