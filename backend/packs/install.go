@@ -427,10 +427,13 @@ func readInstalled(packDir string) (*installed, error) {
 	return &in, nil
 }
 
-// FolderName turns a pack title into a folder name that is valid on every
-// OS a lessons folder may be synced to and shows what it is: invisible
-// format characters such as a right-to-left override are left out (see
-// [safefile.CleanName]). fallback is used when nothing of the title survives.
+// FolderName turns a pack title into a folder name that keeps the lessons
+// folder's one name rule ([lessons.CheckName]: valid on every OS the folder
+// may be synced to, and shown by the lessons tree) and shows what it is:
+// invisible format characters such as a right-to-left override are left
+// out (see [safefile.CleanName]). fallback (the pack's id) is used when what
+// is left of the title breaks the rule (nothing, "__pycache__",
+// "desktop.ini", "COM¹"), and "pack" when the id breaks it too.
 func FolderName(title, fallback string) string {
 	var b strings.Builder
 	for _, r := range safefile.CleanName(title) {
@@ -446,10 +449,12 @@ func FolderName(title, fallback string) string {
 		s = strings.TrimSpace(string([]rune(s)[:maxFolderName]))
 	}
 	s = strings.TrimLeft(strings.TrimRight(s, ". "), ".")
-	if s == "" || windowsReserved(s) || !utf8.ValidString(s) {
-		s = fallback
+	for _, name := range []string{s, fallback} {
+		if lessons.CheckName(name) == nil {
+			return name
+		}
 	}
-	return s
+	return "pack"
 }
 
 func freeFolder(lessonsDir, name string) string {

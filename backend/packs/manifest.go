@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"kidcoder/backend/lessons"
 	"kidcoder/backend/text"
 )
 
@@ -309,6 +310,8 @@ func (v *validator) exercise(f string, ex Exercise, ids map[string]bool) {
 		base := path.Base(d)
 		if strings.HasSuffix(base, ".py") || base == ex.ID+".md" {
 			v.add(df, "%q would be taken for a lesson or its instructions; rename it", d)
+		} else if err := lessons.CheckName(base); err != nil {
+			v.add(df, "%q can't be a file in a lessons folder: %s", d, lessons.ProblemOf(err).In(text.En))
 		}
 	}
 	if len(ex.Stdin) > maxExpectBytes {
@@ -540,17 +543,8 @@ func CheckEntryName(name string) error {
 	return nil
 }
 
-func windowsReserved(e string) bool {
-	base, _, _ := strings.Cut(strings.ToLower(e), ".")
-	switch base {
-	case "con", "prn", "aux", "nul":
-		return true
-	}
-	if len(base) == 4 && (strings.HasPrefix(base, "com") || strings.HasPrefix(base, "lpt")) && base[3] >= '1' && base[3] <= '9' {
-		return true
-	}
-	return false
-}
+// windowsReserved is the lessons folder's list of Windows device names.
+func windowsReserved(e string) bool { return lessons.ReservedName(e) }
 
 // CompareVersions orders "MAJOR.MINOR.PATCH" strings numerically: -1, 0 or 1.
 func CompareVersions(a, b string) int {
