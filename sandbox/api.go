@@ -19,6 +19,9 @@ type Info struct {
 	// itself runs as root (RLIMIT_NPROC does not hold for host root even
 	// inside a user namespace); -1 when the app's own uid is used.
 	RunAsUID int
+	// Landlock is the Landlock ABI the second wall uses on this kernel
+	// (Linux; 0: none, the mounts are the one wall); see LandlockMode.
+	Landlock int
 }
 
 // Features lists the optional bwrap options the sandbox uses when present.
@@ -82,6 +85,9 @@ type Policy struct {
 	ScratchFiles  int64 // files and folders the scratch may hold
 	OutputBytes   int64 // stdout+stderr together
 	MaxOpenFiles  int
+	// Landlock says whether a run may start without the second wall
+	// (Linux): LandlockBestEffort, the zero value, or LandlockRequired.
+	Landlock LandlockMode
 }
 
 // DefaultPolicy returns the limits a child's run gets unless settings say otherwise.
@@ -147,6 +153,10 @@ type Spec struct {
 	// Release names the handler of the program's. Each process gets WarmCPU more CPU seconds
 	// (RLIMIT_CPU) for what it loads ahead. Needs Frames.
 	Warm bool
+
+	// loosen opens holes in the first wall; only the tests of the second
+	// wall set it.
+	loosen *loosening
 }
 
 // WarmCPU is the CPU a warm sandbox may spend loading ahead, on top of the

@@ -38,7 +38,7 @@ const rssWatchdog = false
 // Detect finds bwrap, checks the options the sandbox needs, and checks
 // that this kernel lets it create namespaces (by doing so once).
 func Detect() (Info, error) {
-	info := Info{Kind: "bubblewrap", RunAsUID: -1, Containment: ContainmentInfo()}
+	info := Info{Kind: "bubblewrap", RunAsUID: -1, Containment: ContainmentInfo(), Landlock: kernelLandlockABI()}
 	if os.Geteuid() == 0 {
 		info.RunAsUID = nobody
 	}
@@ -167,6 +167,7 @@ func detectCached() (Info, error) {
 			detected = info
 			// How runs are bounded is this process's own finding, never a fact from the cache.
 			detected.Containment = ContainmentInfo()
+			detected.Landlock = kernelLandlockABI()
 			return
 		}
 		detected, detectErr = Detect()
@@ -211,14 +212,17 @@ type sysState struct {
 	argsR    *os.File
 	// argsW takes bwrap's options (args) once bwrap is in the run group:
 	// until then bwrap waits for them and has made no process.
-	argsW   *os.File
-	args    []byte
-	infoR   *os.File
-	infoW   *os.File
-	blockR  *os.File
-	blockW  *os.File // written once the sandbox is in its run group
-	gateR   *os.File
-	gateW   *os.File // written once the sandbox dies with bwrap (gateScript)
+	argsW  *os.File
+	args   []byte
+	infoR  *os.File
+	infoW  *os.File
+	blockR *os.File
+	blockW *os.File // written once the sandbox is in its run group
+	gateR  *os.File
+	gateW  *os.File // written once the sandbox dies with bwrap (gateScript)
+	// wallR reads the stub's word that the second wall stands (nil: no wall).
+	wallR   *os.File
+	wallW   *os.File
 	groupFD *os.File // the v2 run group, which bwrap is born into
 	copies  []*os.File
 	group   *runGroup // nil without a control group
@@ -259,6 +263,15 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 		return nil, nil, &UnavailableError{Reason: "could not make the run's control group", Err: err}
 	}
 	policy := effectivePolicy(spec.Policy, place.Version != 0)
+	// Decided before anything is made: a run that requires the second wall
+	// on a kernel without it starts nothing.
+	abi, err := landlockABIFor(policy.Landlock, kernelLandlockABI())
+	if err != nil {
+		return nil, nil, err
+	}
+	if spec.loosen != nil && spec.loosen.noLandlock {
+		abi = 0
+	}
 	if place.Version != 0 {
 		s.group, err = newRunGroup(place, policy)
 		if errors.Is(err, os.ErrNotExist) {
@@ -292,6 +305,9 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	if err != nil {
 		return nil, nil, &UnavailableError{Reason: "no seccomp filter for this CPU (" + runtime.GOARCH + ")", Err: err}
 	}
+	if spec.loosen != nil && spec.loosen.filter != nil {
+		filter = spec.loosen.filter
+	}
 	var seccompW *os.File
 	if s.seccompR, seccompW, err = os.Pipe(); err != nil {
 		return nil, nil, err
@@ -321,8 +337,22 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	// The gate's fd is below 10 (first is at most 5): dash reads only
 	// single-digit descriptors.
 	gateFD := first + 4
+	next := first + 5
+	wall := landlockRules(abi, plan, readOnlyTargets(spec.ReadOnly))
+	if spec.loosen != nil && spec.loosen.wall != nil {
+		spec.loosen.wall(&wall)
+	}
+	wallFD := 0
+	var wallFile []*os.File
+	if wall.ABI > 0 {
+		if s.wallR, s.wallW, err = os.Pipe(); err != nil {
+			return nil, nil, err
+		}
+		wallFD, wallFile = next, []*os.File{s.wallW}
+		next++
+	}
 	for i := range copies {
-		copies[i].FD = first + 5 + i
+		copies[i].FD = next + i
 	}
 	plan.Copies = copies
 	argv := append([]string{py.exe}, spec.Args...)
@@ -335,7 +365,10 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 		// address-space limit stays as a backstop for huge reservations.
 		limits.AS = groupAddressSpace(policy)
 	}
-	if _, err := os.Stat(prlimitPath); err == nil {
+	if wall.ABI > 0 {
+		// The stub that puts the wall up sets the limits too: one exec.
+		plan.Command = landlockCommand(py.exe, limits, wall, wallFD, argv)
+	} else if _, err := os.Stat(prlimitPath); err == nil {
 		plan.Command = prlimitCommand(prlimitPath, limits, argv)
 	} else {
 		plan.Command = stubCommand(py.exe, limits, argv)
@@ -346,6 +379,9 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	// the user's name. bwrap wants the command itself in argv.
 	full := bwrapArgs(plan)
 	opts := full[:len(full)-len(plan.Command)-1]
+	if spec.loosen != nil && spec.loosen.args != nil {
+		opts = spec.loosen.args(opts)
+	}
 	if s.argsR, s.argsW, err = os.Pipe(); err != nil {
 		return nil, nil, err
 	}
@@ -353,7 +389,7 @@ func platformCommand(ctx context.Context, spec Spec) (_ *exec.Cmd, _ *sysState, 
 	cmd := exec.CommandContext(ctx, info.Path, append([]string{"--args", strconv.Itoa(argsFD), "--"}, plan.Command...)...)
 	cmd.Env = []string{}
 	cmd.Dir = "/"
-	cmd.ExtraFiles = append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR}, s.copies...)
+	cmd.ExtraFiles = append(append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR}, wallFile...), s.copies...)
 	groupFD := -1
 	if s.group != nil && s.group.version == 2 {
 		if s.groupFD, err = os.OpenFile(s.group.dirs[""], os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0); err != nil {
@@ -526,12 +562,12 @@ func nulJoin(a []string) []byte {
 // started runs right after bwrap started: the child's copies of the
 // pipes and files are closed here, and the init's pid is read.
 func (s *sysState) started(cmd *exec.Cmd) {
-	for _, f := range append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR, s.groupFD}, s.copies...) {
+	for _, f := range append([]*os.File{s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR, s.wallW, s.groupFD}, s.copies...) {
 		if f != nil {
 			f.Close()
 		}
 	}
-	s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR, s.groupFD, s.copies = nil, nil, nil, nil, nil, nil, nil
+	s.seccompR, s.infoW, s.argsR, s.blockR, s.gateR, s.wallW, s.groupFD, s.copies = nil, nil, nil, nil, nil, nil, nil, nil
 	s.mu.Lock()
 	s.bwrapPid = cmd.Process.Pid
 	s.mu.Unlock()
@@ -687,6 +723,13 @@ func (s *sysState) setUpSandbox() *SetupError {
 	}
 	s.gateW.Close()
 	s.gateW = nil
+	// Until the stub says the second wall stands, the run is still being
+	// set up: a stub that could not put it up runs nothing of the program.
+	if s.wallR != nil {
+		if err := readWallReport(s.wallR); err != nil {
+			return setupErr("landlock", err)
+		}
+	}
 	return nil
 }
 
@@ -1017,7 +1060,7 @@ func statusField(status []byte, name string) int64 {
 }
 
 func (s *sysState) cleanup() {
-	for _, f := range append([]*os.File{s.seccompR, s.infoR, s.infoW, s.argsR, s.argsW, s.blockR, s.blockW, s.gateR, s.gateW, s.groupFD}, s.copies...) {
+	for _, f := range append([]*os.File{s.seccompR, s.infoR, s.infoW, s.argsR, s.argsW, s.blockR, s.blockW, s.gateR, s.gateW, s.wallR, s.wallW, s.groupFD}, s.copies...) {
 		if f != nil {
 			f.Close()
 		}

@@ -251,6 +251,39 @@ print(json.dumps({"floor": math.floor(2.5), "r": random.randint(1, 1)}))
 `,
 		check: func(h *probeHost, o Outcome) (bool, string) { return expectLine(o, h.dataToken) },
 	},
+	{
+		// The second wall stands from the program's first line: / is not
+		// listed (nothing outside the runtime is), and the sandbox's init,
+		// outside the run's Landlock domain, is not signalled.
+		name: "second_wall", kind: "block",
+		code: `import os
+def refused(f):
+    try:
+        f()
+        return "allowed"
+    except PermissionError:
+        return "refused"
+print("root", refused(lambda: os.listdir("/")), "init", refused(lambda: os.kill(1, 0)))
+`,
+		check: func(h *probeHost, o Outcome) (bool, string) {
+			if !landlockPlatform {
+				return o.Status == StatusOK, "Landlock is Linux's: the platform's own sandbox is the wall here"
+			}
+			abi := landlockABI()
+			want := "root allowed init allowed"
+			switch {
+			case abi >= LandlockFullABI:
+				want = "root refused init refused"
+			case abi >= 1:
+				want = "root refused init allowed"
+			}
+			ok, detail := expectLine(o, want)
+			if abi == 0 {
+				return ok, "no Landlock here, the mounts are the one wall: " + detail
+			}
+			return ok, landlockName(abi) + ": " + detail
+		},
+	},
 }
 
 func expectLine(o Outcome, want string) (bool, string) {
@@ -440,6 +473,7 @@ func SelfTestCached(ctx context.Context, python, cacheDir, buildID string) (Repo
 	// how this process's runs are bounded is its own finding.
 	rep := ent.rep
 	rep.Info.Containment = info.Containment
+	rep.Info.Landlock = info.Landlock
 	return rep, ent.err
 }
 

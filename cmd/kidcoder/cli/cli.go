@@ -309,6 +309,9 @@ func cmdSelftest(args []string, stdout, stderr io.Writer) int {
 			bounds = "none"
 		}
 		fmt.Fprintf(stdout, "limits:  %s, whole run: %s (%s)\n", c.Mechanism, bounds, c.Detail)
+		if rep.Info.Kind == "bubblewrap" {
+			fmt.Fprintf(stdout, "walls:   bubblewrap and %s\n", landlockWords(rep.Info.Landlock))
+		}
 		for _, p := range rep.Probes {
 			mark := "ok  "
 			if !p.OK {
@@ -347,4 +350,18 @@ func explain(err error, lang string) string {
 		msg += "\n" + text.Get("sandbox.fix", lang, map[string]string{"fix": fix})
 	}
 	return msg
+}
+
+// landlockWords names the second wall a selftest found, and what of it
+// this kernel lacks.
+func landlockWords(abi int) string {
+	switch {
+	case abi == 0:
+		return "no Landlock (this kernel has none: the namespaces and mounts are the one wall)"
+	case abi < 4:
+		return fmt.Sprintf("Landlock ABI %d (files only: TCP, abstract sockets and signals have the one wall)", abi)
+	case abi < sandbox.LandlockFullABI:
+		return fmt.Sprintf("Landlock ABI %d (files and TCP: abstract sockets and signals have the one wall)", abi)
+	}
+	return fmt.Sprintf("Landlock ABI %d", abi)
 }
