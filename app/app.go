@@ -100,7 +100,8 @@ type App struct {
 	shown       string // the lesson open in the editor, for the save dialog
 	lessonMpl   bool   // the open lesson uses matplotlib
 
-	closing closing // asking the window for its last text before it closes
+	closing closing   // asking the window for its last text before it closes
+	checks  checkRuns // the checks going, which Stop and Shutdown end
 }
 
 // New makes the app; settingsPath "" means the user's config folder.
@@ -275,9 +276,10 @@ func (a *App) SendEvent(runID string, ev kidrun.Event) error {
 	return a.runs.Send(runID, ev)
 }
 
-// Stop ends the run at once.
+// Stop ends the run, or the check, at once.
 func (a *App) Stop(runID string) error {
 	a.runs.Stop(runID)
+	a.checks.stop(runID)
 	return nil
 }
 
@@ -375,6 +377,7 @@ func (a *App) saveTarget(name string) (dir, file string) {
 func Shutdown(a *App) {
 	_ = a.saveDraft() // the window is gone: there is no one left to tell of a failure
 	a.closeLessons()
+	a.checks.close()
 	a.runs.Close()
 }
 

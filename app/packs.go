@@ -39,6 +39,8 @@ func packProblem(err error) error {
 		key = "pack.error.other_author"
 	case errors.Is(err, sandbox.ErrUnavailable):
 		key = "pack.error.no_sandbox"
+	case errors.Is(err, packs.ErrCheckBounds):
+		key = "pack.error.check_bounds"
 	}
 	return &ProblemError{Code: "pack", Text: text.Of(key, map[string]string{"error": err.Error()})}
 }
@@ -145,6 +147,9 @@ type CheckRequest struct {
 	Path string `json:"path"`
 	Code string `json:"code"`
 	Lang string `json:"lang"`
+	// RunID names the check in its check:progress events and in Stop, as
+	// a Run's id does (the same rules); "" for a check nothing stops.
+	RunID string `json:"runId,omitempty"`
 }
 
 // CheckOutcome is the verdict on one attempt and the progress after it.
@@ -168,7 +173,8 @@ type firstRun struct {
 
 func (f *firstRun) Run(ctx context.Context, req packs.RunRequest) (*packs.RunResult, error) {
 	res, err := f.Runner.Run(ctx, req)
-	if err == nil && res != nil && res.Result != nil && bytes.Equal(req.Code, f.code) {
+	// A run the budget or Stop cut short is not what the program does.
+	if err == nil && ctx.Err() == nil && res != nil && res.Result != nil && bytes.Equal(req.Code, f.code) {
 		f.mu.Lock()
 		if f.res == nil {
 			f.res = res.Result
@@ -179,10 +185,17 @@ func (f *firstRun) Run(ctx context.Context, req packs.RunRequest) (*packs.RunRes
 }
 
 // CheckLesson runs the exercise's checks on the code, in the sandbox, and
-// records the attempt.
+// records the attempt. The checks' runs get one budget together
+// (packs.CheckBudget), announce themselves as check:progress events, and
+// Stop(req.RunID) ends them as it ends a run; a stopped check is no attempt.
 func (a *App) CheckLesson(req CheckRequest) (*CheckOutcome, error) {
 	if len(req.Code) > 1<<20 {
 		return nil, errors.New("the program is larger than 1 MiB")
+	}
+	if req.RunID != "" {
+		if err := kidrun.CheckRunID(req.RunID); err != nil {
+			return nil, err
+		}
 	}
 	in, _, abs, err := a.exerciseOf(req.Path)
 	if err != nil {
@@ -198,9 +211,17 @@ func (a *App) CheckLesson(req CheckRequest) (*CheckOutcome, error) {
 	if eng == nil {
 		return nil, packProblem(fmt.Errorf("%w: %s", sandbox.ErrUnavailable, a.Status().Reason))
 	}
+	ctx, end, err := a.checks.start(req.RunID)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
 	policy := a.runPolicy(set)
 	runner := &firstRun{Runner: packs.EngineRunner{Engine: eng, Policy: &policy}, code: []byte(req.Code)}
-	rep, prog, err := packs.CheckLesson(a.ctx, runner, abs, []byte(req.Code), req.Lang, time.Now())
+	c := packs.Checker{Runner: runner, Lang: req.Lang, Progress: func(p packs.CheckProgress) {
+		a.emit(EventCheckProgress, CheckProgressEvent{RunID: req.RunID, CheckProgress: p})
+	}}
+	rep, prog, err := c.Lesson(ctx, abs, []byte(req.Code), time.Now())
 	if err != nil {
 		return nil, packProblem(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -146,9 +147,7 @@ func (s *Server) writeLesson(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		if err != nil {
 			return toolError(err.Error()), nil
 		}
-	case lessons.CodeWriteFailed, lessons.CodeNeedsConversion, lessons.CodeTooLarge, lessons.CodeBadName:
-		// A name the folder's rule refuses is the model's to change: the
-		// text says how, as the window's does.
+	case lessons.CodeWriteFailed, lessons.CodeNeedsConversion, lessons.CodeTooLarge:
 		return toolError(lessons.ProblemOf(err).In(s.lang)), nil
 	default:
 		return nil, s.pathProblem("write_lesson", err)
@@ -216,7 +215,9 @@ func (s *Server) checkLesson(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	defer release()
 	policy := kidrun.PolicyFor(s.eng.Policy(), s.timeout(nil))
 	// The attempt is not recorded: the child's progress is the child's own.
-	rep, err := packs.CheckExercise(ctx, packs.EngineRunner{Engine: s.eng, Policy: &policy}, in, ex, []byte(code), lang)
+	// A cancelled request (notifications/cancelled) ends ctx, and with it the check.
+	c := packs.Checker{Runner: packs.EngineRunner{Engine: s.eng, Policy: &policy}, Lang: lang, Progress: progressTo(ctx, req, lang)}
+	rep, err := c.Exercise(ctx, in, ex, []byte(code))
 	if errors.Is(err, sandbox.ErrUnavailable) || errors.Is(err, kidrun.ErrNoPython) {
 		return unavailable(err, lang), nil
 	}
@@ -247,11 +248,29 @@ func (s *Server) checkLesson(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		}
 		b.WriteByte('\n')
 	}
+	if rep.Note != "" {
+		b.WriteString(rep.Note + "\n")
+	}
 	for _, h := range hints {
 		fmt.Fprintf(&b, "💡 %d/%d %s\n", h.Index+1, h.Total, h.Text)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}},
 		StructuredContent: checked{Report: rep, Hints: hints}}, nil
+}
+
+// progressTo sends each check run's start as a progress notification,
+// when the request asked for them with a progress token; nil otherwise.
+func progressTo(ctx context.Context, req *mcp.CallToolRequest, lang string) func(packs.CheckProgress) {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return nil
+	}
+	return func(p packs.CheckProgress) {
+		msg := text.Get("pack.checks.progress", lang, map[string]string{"n": strconv.Itoa(p.Run), "total": strconv.Itoa(p.Runs)})
+		// A client that does not read its notifications only loses them.
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Message: msg,
+			Progress: float64(p.Run - 1), Total: float64(p.Runs)})
+	}
 }
 
 // toolError is a tool result that failed, with its reason for the model.

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"kidcoder/backend/kidrun"
 	"kidcoder/backend/lessons"
@@ -199,7 +200,7 @@ func packCheck(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the verdicts as JSON")
 	lang := fs.String("lang", "", "language of the check messages: zh or en")
 	python := fs.String("python", "", "Python interpreter to use")
-	timeout := fs.Float64("timeout", 0, "wall-clock limit in seconds of each run (default 10)")
+	timeout := fs.Float64("timeout", 0, "wall-clock limit in seconds of each run (default 10); an exercise's checks get 60 s together, stretched as much")
 	if err := fs.Parse(reorder(args, map[string]bool{"json": true})); err != nil {
 		return ExitUsage
 	}
@@ -224,7 +225,12 @@ func packCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	vs, err := p.Verify(ctx, packs.EngineRunner{Engine: eng}, l)
+	c := packs.Checker{Runner: packs.EngineRunner{Engine: eng}, Lang: l, Budget: checkBudget(*timeout)}
+	vs, err := c.Verify(ctx, p)
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "kidcoder pack check: stopped")
+		return exitStopped
+	}
 	if err != nil {
 		if errors.Is(err, sandbox.ErrUnavailable) || errors.Is(err, kidrun.ErrNoPython) {
 			fmt.Fprintf(stderr, "kidcoder: %s\n", explain(err, l))
@@ -248,6 +254,22 @@ func packCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// exitStopped is pack check's exit code when Ctrl+C (or SIGTERM) stopped it.
+const exitStopped = 130
+
+// checkBudget is each exercise's budget under --timeout seconds: the
+// child's (packs.CheckBudget), stretched as much as --timeout stretches a
+// run's wall clock beyond the child's 10 s, so a slow machine can give the
+// checks the time their work takes there.
+func checkBudget(seconds float64) time.Duration {
+	def := sandbox.DefaultPolicy().WallTime
+	run := timeoutPolicy(seconds).WallTime
+	if run <= def {
+		return packs.CheckBudget
+	}
+	return time.Duration(float64(packs.CheckBudget) * float64(run) / float64(def))
 }
 
 func printVerification(w io.Writer, p *packs.Pack, v packs.Verification) {

@@ -38,6 +38,7 @@ export namespace app {
 	    path: string;
 	    code: string;
 	    lang: string;
+	    runId?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new CheckRequest(source);
@@ -48,6 +49,7 @@ export namespace app {
 	        this.path = source["path"];
 	        this.code = source["code"];
 	        this.lang = source["lang"];
+	        this.runId = source["runId"];
 	    }
 	}
 	export class CourseStep {
@@ -631,6 +633,7 @@ export namespace packs {
 	    ok: boolean;
 	    message?: string;
 	    detail?: string;
+	    not_run?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new CheckResult(source);
@@ -643,6 +646,7 @@ export namespace packs {
 	        this.ok = source["ok"];
 	        this.message = source["message"];
 	        this.detail = source["detail"];
+	        this.not_run = source["not_run"];
 	    }
 	}
 	export class ExerciseProgress {
@@ -845,6 +849,9 @@ export namespace packs {
 	    exercise: string;
 	    passed: boolean;
 	    results: CheckResult[];
+	    ended?: string;
+	    note?: string;
+	    budget_seconds: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Report(source);
@@ -855,6 +862,9 @@ export namespace packs {
 	        this.exercise = source["exercise"];
 	        this.passed = source["passed"];
 	        this.results = this.convertValues(source["results"], CheckResult);
+	        this.ended = source["ended"];
+	        this.note = source["note"];
+	        this.budget_seconds = source["budget_seconds"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
