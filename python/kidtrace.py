@@ -9,15 +9,23 @@ number and bytes; past a bound tracing stops and the program runs on at
 full speed.
 
 The tracer runs inside the child's program, so it must never change what
-the program does: it reads values without calling the program's code,
-except a repr() the program defined, which runs guarded (its output
-swallowed, its errors caught, its time bounded).
+the program does, and the program must never get to run its code inside
+the tracer: values are written here, never by a repr() of the program's
+(see Shortener), and the builtins the tracer calls are its own copy.
+The work per call is O(1): the stack depth of a frame is its parent's plus
+one, kept for the frames that are running.
 """
 
-import _signal
-import sys
-import time
-import types
+import builtins as _builtins
+
+# The tracer's own builtins, taken before the program runs: a program that
+# replaces builtins.len or repr does not reach the tracer through them.
+__builtins__ = dict(_builtins.__dict__)
+
+import sys  # noqa: E402
+import time  # noqa: E402
+import types  # noqa: E402
+from _collections import deque as _deque  # noqa: E402  (C: no Python code loads)
 
 try:
     from _json import encode_basestring as _jstr   # C: as json.dumps(ensure_ascii=False) writes a str
@@ -32,48 +40,25 @@ TRACE_BUDGET = 16 << 20       # bytes of trace frames at most
 CHUNK_BYTES = 256 << 10       # a trace frame is sent once its steps reach this
 FLUSH_SECONDS = 0.1           # ... or once its first step is this old
 FRAMES_ROOM = 48 << 20        # the host reads 64 MiB of frames in all: leave the result its room
-REPR_SECONDS = 0.02           # one repr() of the program's own
-REPR_TOTAL = 1.0              # all of them in one run
 RECURSION_ROOM = 100          # frames the tracer may need above the program's deepest
-# The types whose values are left out of vars (§5): modules, functions, classes.
-_SKIP = frozenset((types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
-                   types.MethodType, types.BuiltinMethodType, types.MethodWrapperType,
-                   types.WrapperDescriptorType, types.MethodDescriptorType,
-                   types.ClassMethodDescriptorType, type))
+# The types whose values are left out of vars (§5): modules, functions,
+# classes; by id, as a set of types would ask their metaclass for a hash.
+_SKIP = frozenset(map(id, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                           types.MethodType, types.BuiltinMethodType, types.MethodWrapperType,
+                           types.WrapperDescriptorType, types.MethodDescriptorType,
+                           types.ClassMethodDescriptorType, type)))
 # Values whose text depends only on the value: kept per name while the name holds the same object.
-_SAME = frozenset((int, float, bool, type(None), str, complex, bytes, range))
+_SAME = frozenset(map(id, (int, float, bool, type(None), str, complex, bytes, range)))
+# The containers written as themselves; their subclasses get their name in front.
+_BASES = frozenset(map(id, (list, dict, set, frozenset)))
 _getrecursionlimit = sys.getrecursionlimit
 _setrecursionlimit = sys.setrecursionlimit
-_object_repr = object.__dict__["__repr__"]
-_mro = type.__dict__["__mro__"].__get__
-_type_dict = type.__dict__["__dict__"].__get__
+_type_name = type.__dict__["__name__"].__get__
+_dict_items = dict.items
+_exc_args = BaseException.__dict__["args"].__get__
+_deque_maxlen = _deque.__dict__["maxlen"].__get__
 _clock = time.perf_counter
 _ELLIPSIS = "\u2026"
-
-
-def _stack_depth(frame):
-    n = 0
-    while frame is not None:
-        n += 1
-        frame = frame.f_back
-    return n
-
-
-class _Timeout(BaseException):
-    """A guarded repr() ran out of time."""
-
-
-class _Sink(object):
-    """Where a guarded repr()'s prints go."""
-
-    def write(self, s):
-        return len(s) if isinstance(s, str) else 0
-
-    def flush(self):
-        pass
-
-
-_SINK = _Sink()
 
 
 class Counted(object):
@@ -101,21 +86,19 @@ def cut(s):
 
 
 class Shortener(object):
-    """repr() of values, cut to VALUE_CHARS, without running the program's code
-    where that can be helped.
+    """repr() of values, cut to VALUE_CHARS, written here without running any
+    of the program's code.
 
-    The builtin containers are written here, only as far as the cut shows,
-    so a list of a million items costs what its first few do; a value whose
-    repr() is Python's default shows as <Name object>. Any other repr() is
-    the program's (or a library's) and runs guarded; one that fails or runs
-    out of time shows as <Name object>, and its type is not asked again.
+    The tracer is called on every step of the program, from inside the
+    program, so a repr() of the program's (or one a library defined in
+    Python) could do anything there, unseen: loop forever and catch every
+    exception sent to end it, turn off any timer set to stop it. So no such
+    repr() runs: the builtin scalars are written by their own repr() (C
+    code that calls no other object's), the builtin containers, their
+    subclasses, deques and exceptions from their items and args, only as far
+    as the cut shows (a list of a million items costs what its first few
+    do), and every other value as <Name object>.
     """
-
-    def __init__(self, stopping):
-        self.stopping = stopping      # () -> True once Stop was pressed
-        self.bad = set()              # types whose repr() failed or was too slow
-        self.spent = 0.0              # seconds spent in guarded repr() calls
-        self.in_guard = False
 
     def text(self, o):
         try:
@@ -127,7 +110,7 @@ class Shortener(object):
 
     def plain(self, t):
         try:
-            name = type.__dict__["__name__"].__get__(t)
+            name = _type_name(t)
         except Exception:
             name = "?"
         return "<%s object>" % name
@@ -149,36 +132,62 @@ class Shortener(object):
             return head
         if t is float or t is bool or o is None or t is complex or t is range:
             return repr(o)
-        if t is list:
-            return self.items(o, room, seen, "[", "]", None)
-        if t is tuple:
-            return self.items(o, room, seen, "(", ",)" if len(o) == 1 else ")", None)
-        if t is dict:
-            return self.items(o, room, seen, "{", "}", o)
-        if t is set or t is frozenset:
-            if not o:
-                return "set()" if t is set else "frozenset()"
-            if t is set:
-                return self.items(o, room, seen, "{", "}", None)
-            return self.items(o, room - 10, seen, "frozenset({", "})", None)
         if t is bytes or t is bytearray:
             return repr(o[:room])
-        return self.guarded(o, t)
+        # By the type's MRO (issubclass() of a builtin base reads it in C)
+        # and the bases' own methods, never the value's: those can be the
+        # program's code.
+        if issubclass(t, list):
+            text = self.items(list.__iter__(o), o, room, seen, "[", "]", False)
+        elif issubclass(t, tuple):
+            if t is not tuple:
+                # A named one (turtle's Vec2D, a namedtuple) as Name(a, b).
+                name = _type_name(t) + "("
+                return self.items(tuple.__iter__(o), o, room, seen, name, ")", False)
+            text = self.items(tuple.__iter__(o), o, room, seen, "(",
+                              ",)" if tuple.__len__(o) == 1 else ")", False)
+        elif issubclass(t, dict):
+            text = self.items(_dict_items(o), o, room, seen, "{", "}", True)
+        elif issubclass(t, set) or issubclass(t, frozenset):
+            base = set if issubclass(t, set) else frozenset
+            if not base.__len__(o):
+                text = base.__name__ + "()"
+            elif base is set:
+                text = self.items(set.__iter__(o), o, room, seen, "{", "}", False)
+            else:
+                text = self.items(frozenset.__iter__(o), o, room - 10, seen, "frozenset({", "})", False)
+        elif issubclass(t, _deque):
+            maxlen = _deque_maxlen(o)
+            text = self.items(_deque.__iter__(o), o, room, seen, "deque([",
+                              "])" if maxlen is None else "], maxlen=%d)" % maxlen, False)
+            return text if t is _deque else _type_name(t) + "(" + text + ")"
+        elif issubclass(t, BaseException):
+            args = _exc_args(o)
+            if type(args) is not tuple:
+                return self.plain(t)
+            name = _type_name(t)
+            return self.items(tuple.__iter__(args), args, room, seen, name + "(", ")", False)
+        else:
+            return self.plain(t)
+        if id(t) in _BASES:
+            return text
+        # A subclass (OrderedDict, Counter, the program's own): its name and contents.
+        return _type_name(t) + "(" + text + ")"
 
-    def items(self, o, room, seen, open_, close, mapping):
+    def items(self, it, o, room, seen, open_, close, mapping):
         key = id(o)
         if key in seen:
-            return "{...}" if mapping is not None else "[...]"
+            return "{...}" if mapping else "[...]"
         seen.add(key)
         parts = [open_]
         n = len(open_)
-        for i, v in enumerate(mapping.items() if mapping is not None else o):
+        for i, v in enumerate(it):
             if n > room:
                 break
             if i:
                 parts.append(", ")
                 n += 2
-            if mapping is not None:
+            if mapping:
                 s = self.part(v[0], room - n, seen) + ": "
                 s += self.part(v[1], room - n - len(s), seen)
             else:
@@ -190,71 +199,6 @@ class Shortener(object):
         seen.discard(key)
         return "".join(parts)
 
-    def guarded(self, o, t):
-        # Looked up as the interpreter does, so no attribute code of the
-        # program's runs here.
-        r = None
-        try:
-            for k in _mro(t):
-                d = _type_dict(k)
-                if "__repr__" in d:
-                    r = d["__repr__"]
-                    break
-        except Exception:
-            return self.plain(t)
-        if r is _object_repr:
-            return self.plain(t)
-        if t in self.bad or self.spent > REPR_TOTAL:
-            return self.plain(t)
-        saved = sys.stdout, sys.stderr
-        sys.stdout = sys.stderr = _SINK
-        armed = self.arm()
-        start = _clock()
-        s = None
-        self.in_guard = True
-        try:
-            s = repr(o)
-        except KeyboardInterrupt:
-            if self.stopping():
-                raise
-        except BaseException:
-            pass
-        finally:
-            self.in_guard = False
-            if armed:
-                self.disarm()
-            sys.stdout, sys.stderr = saved
-            self.spent += _clock() - start
-        if type(s) is not str:
-            self.bad.add(t)
-            return self.plain(t)
-        return s
-
-    # The time bound: SIGALRM, only while the program has no use for it.
-    def arm(self):
-        try:
-            if _signal.getitimer(_signal.ITIMER_REAL) != (0.0, 0.0):
-                return False
-            old = _signal.signal(_signal.SIGALRM, self.alarm)
-            if old is not _signal.SIG_DFL and old is not None:
-                _signal.signal(_signal.SIGALRM, old)
-                return False
-            _signal.setitimer(_signal.ITIMER_REAL, REPR_SECONDS)
-            return True
-        except (ValueError, OSError, AttributeError):
-            return False
-
-    def disarm(self):
-        try:
-            _signal.setitimer(_signal.ITIMER_REAL, 0)
-            _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
-        except (ValueError, OSError):
-            pass
-
-    def alarm(self, signum, frame):
-        if self.in_guard:
-            raise _Timeout()
-
 
 class Tracer(object):
     """Records the steps of the frames of one file and sends them in trace frames.
@@ -262,8 +206,9 @@ class Tracer(object):
     filename: the child's code objects' co_filename. frames: the frame
     channel (send_bytes, send_text, and .sent, its bytes so far). out: the
     Counted stdout. draw_steps: () -> the drawing's step list once there is
-    one, else None. stopping: () -> True once Stop was pressed. on_cut:
-    (n) -> None, told once when a bound ends the recording after n steps.
+    one, else None. stopping: () -> True once Stop was pressed (unused: no
+    program code runs in the tracer for Stop to end). on_cut: (n) -> None,
+    told once when a bound ends the recording after n steps.
 
     The work per step is a few microseconds (a 100,000-line loop is a
     100,000-step recording), so the trace functions are closures over
@@ -276,7 +221,7 @@ class Tracer(object):
         self.frames = frames
         self.on_cut = on_cut
         self.settrace = settrace
-        self.short = Shortener(stopping)
+        self.short = Shortener()
         self.sent = 0                 # bytes of trace frames sent
         self.cut = False
         self.n = 0                    # steps recorded, once the recording is over
@@ -293,22 +238,23 @@ class Tracer(object):
         """
         limit = _getrecursionlimit()
         self.limit = limit
-        self.near = max(0, limit - _stack_depth(sys._getframe()) - 2 * RECURSION_ROOM)
         _setrecursionlimit(limit + RECURSION_ROOM)
         self.settrace(self.call)
 
-    def too_deep(self, frame):
-        """Whether frame is near the program's recursion limit (and tracing must stop)."""
+    def too_deep(self, stack):
+        """Whether a frame stack frames deep is near the program's recursion
+        limit (and tracing must stop)."""
         limit = _getrecursionlimit()
         if limit != self.limit + RECURSION_ROOM:
             # The program set its own limit: the room goes on top of it.
             self.limit = limit
             _setrecursionlimit(limit + RECURSION_ROOM)
-        return _stack_depth(frame) >= self.limit - 4
+        return stack >= self.limit - 4
 
     def finish(self):
         """After the program: send what is left."""
         self.flush()
+        self.forget()
 
     def _build(self, filename, out, draw_steps, max_steps):
         # The state of the recording, in the closures' cells.
@@ -322,11 +268,19 @@ class Tracer(object):
         funcs = {}                    # code object -> its name as JSON
         cache = {}                    # name -> (value, '"name":"text"' or None) for values that cannot change
         names = {}                    # name -> '"name":' for a name shown, "" for one left out
+        # The stack depth (the frame and all below it) of the running frames
+        # whose depth was asked: the file's, and the others found below them.
+        # Each frame leaves it on its return, so a new frame's depth is its
+        # parent's plus one, looked up, never counted down the stack again.
+        stacks = {}
+        walked = 0                    # frames walk() went through (for tests)
         skip = _SKIP
         same = _SAME
         jstr = _jstr
         clock = _clock
         short = self.short.text
+        seq = str.__eq__              # a str subclass's own __eq__ is the program's code
+        getlimit = _getrecursionlimit
         events = {"line": "l", "call": "c", "return": "r", "exception": "e"}
         self_ = self
 
@@ -338,8 +292,7 @@ class Tracer(object):
 
         def head_of(name):
             """'"name":' for a name vars shows, "" for one it leaves out, by the name alone."""
-            if (type(name) is not str or not name.isidentifier() or name[0] == "_"
-                    or len(name) > NAME_CHARS):
+            if not name.isidentifier() or name[0] == "_" or len(name) > NAME_CHARS:
                 head = ""
             else:
                 head = jstr(name) + ":"
@@ -352,16 +305,24 @@ class Tracer(object):
             """'"name":"text"' for one of vars, kept for the next step when
             the value cannot change."""
             p = head + jstr(short(v))
-            if t in same and (t is not str or len(v) <= 1000):
+            if id(t) in same and (t is not str or len(v) <= 1000):
                 if len(cache) > 4096:
                     cache.clear()
                 cache[name] = (v, p)
             return p
 
         def vars_of(frame):
-            """The frame's names as §5 shows them: a JSON object's text, without its braces."""
+            """The frame's names as §5 shows them: a JSON object's text, without its braces.
+
+            A class body's names may be the program's own mapping: only a
+            dict's are read, by dict's methods."""
+            local_names = frame.f_locals
+            if type(local_names) is not dict and not issubclass(type(local_names), dict):
+                return ""
             out = []
-            for name, v in frame.f_locals.items():
+            for name, v in _dict_items(local_names):
+                if type(name) is not str:
+                    continue          # its hash could be the program's code
                 head = names.get(name)
                 if not head:
                     if head is not None or not head_of(name):
@@ -370,7 +331,7 @@ class Tracer(object):
                 t = type(v)
                 if t is int and -10**15 < v < 10**15:
                     out.append(f'{head}"{v}"')
-                elif t in skip or issubclass(t, type):
+                elif id(t) in skip or issubclass(t, type):
                     continue
                 else:
                     got = cache.get(name)
@@ -424,6 +385,40 @@ class Tracer(object):
             if size >= CHUNK_BYTES or not n & 15 and clock() - since >= FLUSH_SECONDS:
                 flush()
 
+        def other(frame, event, arg):
+            """The trace function of a frame not the file's in stacks: it leaves on return."""
+            if event == "return":
+                stacks.pop(frame, None)
+                return None
+            return other
+
+        def walk(frame):
+            """The stack depth of frame, not in stacks: counted down to one
+            that is, each frame on the way put in stacks (and given other,
+            no line events, to hear of its return), so no frame is counted
+            twice while it runs."""
+            nonlocal walked
+            chain = []
+            below = 0
+            while frame is not None:
+                got = stacks.get(frame)
+                if got is not None:
+                    below = got
+                    break
+                chain.append(frame)
+                frame = frame.f_back
+            walked += len(chain)
+            for f in reversed(chain):
+                below += 1
+                ft = f.f_trace
+                if ft is None or ft is other:
+                    f.f_trace_lines = False
+                    f.f_trace = other
+                    stacks[f] = below
+                elif ft is local:
+                    stacks[f] = below
+            return below
+
         def call(frame, event, arg):
             """The global trace function: picks the frames of the file.
 
@@ -432,15 +427,28 @@ class Tracer(object):
             """
             nonlocal depth, dirty
             code = frame.f_code
-            if code.co_filename != filename:
+            fn = code.co_filename
+            if fn is not filename and seq(filename, fn) is not True:
                 dirty = True
                 return None
-            depth = d = depth + 1
-            if d > self_.near and self_.too_deep(frame):
+            back = frame.f_back
+            stack = stacks.get(back) if back is not None else 0
+            if stack is None:
+                stack = walk(back)
+            stack += 1
+            if stack >= self_.limit - 4 or getlimit() != self_.limit + RECURSION_ROOM:
+                if self_.too_deep(stack):
+                    stop()
+                    _setrecursionlimit(self_.limit)
+                    return None
+            if len(stacks) > self_.limit + 2 * RECURSION_ROOM:
+                # More frames than can run: the program unset its frames'
+                # trace functions, so their returns went unseen.
                 stop()
-                _setrecursionlimit(self_.limit)
                 return None
-            if d or code.co_name != "<module>":
+            stacks[frame] = stack
+            depth = d = depth + 1
+            if d or seq("<module>", code.co_name) is not True:
                 record(frame, "call", arg, d)
             return local
 
@@ -448,14 +456,15 @@ class Tracer(object):
             """The frame's own trace function.
 
             A line step, by far the most common, is recorded right here:
-            this is record() and vars_of() for the values most loops hold.
+            this is record() for the step most loops make.
             """
             nonlocal depth, n, size, since, draw, dirty
             d = depth
             if event != "line":
                 if event == "return":
                     depth = d - 1
-                    if d or frame.f_code.co_name != "<module>":
+                    stacks.pop(frame, None)
+                    if d or seq("<module>", frame.f_code.co_name) is not True:
                         record(frame, event, arg, d)
                     return None
                 record(frame, event, arg, d)
@@ -470,29 +479,13 @@ class Tracer(object):
             if dirty and draw is None:
                 dirty = False
                 draw = find_draw()
-            vs = []
             try:
-                for name, v in frame.f_locals.items():
-                    head = names.get(name)
-                    if not head:
-                        if head is not None or not head_of(name):
-                            continue
-                        head = names[name]
-                    t = type(v)
-                    if t is int and -10**15 < v < 10**15:
-                        vs.append(f'{head}"{v}"')
-                    elif t in skip or issubclass(t, type):
-                        continue
-                    else:
-                        got = cache.get(name)
-                        vs.append(got[1] if got is not None and got[0] is v else value_pair(head, name, v, t))
-                    if len(vs) >= MAX_VARS:
-                        break
+                vs = vars_of(frame)
             except KeyboardInterrupt:
                 raise
             except Exception:
-                vs = []           # never the program's error: the step without its names
-            text = f'["l",{frame.f_lineno or 0},{func},{d},{{{",".join(vs)}}},{out.chars},{0 if draw is None else len(draw)}]'
+                vs = ""           # never the program's error: the step without its names
+            text = f'["l",{frame.f_lineno or 0},{func},{d},{{{vs}}},{out.chars},{0 if draw is None else len(draw)}]'
             if not buf:
                 since = clock()
             buf.append(text)
@@ -525,6 +518,7 @@ class Tracer(object):
                 return
             self_.cut = True
             self_.settrace(None)
+            stacks.clear()
             flush()
             self_.n = n
             self_.frames.send_text('{"type":"trace","steps":[["t",%d]]}' % n)
@@ -533,14 +527,20 @@ class Tracer(object):
         def count():
             return n
 
+        def frames_walked():
+            """How many frames the depth was counted through, in all."""
+            return walked
+
         self.call = call
         self.flush = flush
         self.count = count
+        self.forget = stacks.clear
+        self.frames_walked = frames_walked
 
 
 def exc_name(arg):
     """The type name of a trace function's exception argument."""
     try:
-        return type.__dict__["__name__"].__get__(arg[0])[:NAME_CHARS]
+        return _type_name(arg[0])[:NAME_CHARS]
     except Exception:
         return "Exception"

@@ -6,11 +6,15 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
 
 import harness
+
+sys.path.insert(0, harness.PYDIR)
+import kidtrace  # noqa: E402
 
 EVENTS = {"l": "line", "c": "call", "r": "return", "e": "exception"}
 
@@ -281,7 +285,8 @@ class TraceTest(unittest.TestCase):
         last = steps[-1]["vars"]
         self.assertEqual(list(last), ["dog", "loud", "broken", "slow", "big", "me"])
         self.assertEqual(last["dog"], "<Dog object>")
-        self.assertEqual(last["loud"], "Loud!")
+        # A repr() of the program's never runs in the tracer (test_repr_*).
+        self.assertEqual(last["loud"], "<Loud object>")
         self.assertEqual(last["broken"], "<Broken object>")
         self.assertEqual(last["slow"], "<Slow object>")
         self.assertEqual(len(last["big"]), 80)
@@ -339,6 +344,133 @@ class TraceTest(unittest.TestCase):
         self.assertGreater(len(steps), 3)
         self.assertEqual([s["i"] for s in steps], list(range(len(steps))))
 
+    def finished(self, run, timeout=300):
+        """run.finish(), or a failure naming the program that never ended
+        (the time is the harness's patience, not the verdict)."""
+        try:
+            return run.finish(timeout)
+        except subprocess.TimeoutExpired:
+            run.proc.kill()
+            run.proc.wait()
+            self.fail("the traced run did not end")
+
+    def test_deep_recursion_is_traced_whole(self):
+        # 30,000 frames deep: untraced a few hundredths of a second; a tracer
+        # that counted each new frame's stack down to the bottom did
+        # 450 million frame visits and never got there.
+        src = ("import sys\nsys.setrecursionlimit(40000)\n"
+               "def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n\nprint(f(30000))\n")
+        r = self.finished(harness.Run(self.prog(src), extra=["--trace"]))
+        steps, cut = trace_of(r)
+        self.assertEqual(r.code, 0)
+        self.assertEqual(r.stdout, "30000\n")
+        self.assertIsNone(cut)
+        calls = [s["depth"] for s in steps if s["event"] == "call"]
+        self.assertEqual(calls, list(range(1, 30002)))
+        rets = [s["depth"] for s in steps if s["event"] == "return"]
+        self.assertEqual(rets, list(range(30001, 0, -1)))
+
+    def test_repr_of_the_program_never_runs_in_the_tracer(self):
+        # A __repr__ that takes every exception sent to end it and goes on
+        # (the old guard's 20 ms alarm was one), one that turns the alarm
+        # off, and the program's code reached other ways: a builtin it
+        # replaced, a metaclass's hash, a class body's own mapping, a
+        # str subclass as a name. Untraced, none of it ever runs: traced,
+        # none of it may either.
+        src = ("import builtins, signal, sys\n"
+               "from collections import deque, namedtuple, OrderedDict\n"
+               "ran = []\n"
+               "class Stubborn:\n"
+               "    def __repr__(self):\n"
+               "        ran.append('repr')\n"
+               "        while True:\n"
+               "            try:\n"
+               "                while True:\n"
+               "                    pass\n"
+               "            except BaseException:\n"
+               "                continue\n"
+               "class NoAlarm:\n"
+               "    def __repr__(self):\n"
+               "        ran.append('alarm')\n"
+               "        signal.setitimer(signal.ITIMER_REAL, 0)\n"
+               "        signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+               "        while True:\n"
+               "            pass\n"
+               "class Meta(type):\n"
+               "    def __hash__(cls):\n"
+               "        ran.append('hash')\n"
+               "        while True:\n"
+               "            pass\n"
+               "class Hashed(metaclass=Meta):\n"
+               "    pass\n"
+               "class Loop(dict):\n"
+               "    def items(self):\n"
+               "        ran.append('items')\n"
+               "        while True:\n"
+               "            pass\n"
+               "    def __iter__(self):\n"
+               "        ran.append('iter')\n"
+               "        while True:\n"
+               "            pass\n"
+               "class Ns(type):\n"
+               "    @classmethod\n"
+               "    def __prepare__(mcs, name, bases):\n"
+               "        return Loop()\n"
+               "    def __new__(mcs, name, bases, ns):\n"
+               "        return type.__new__(mcs, name, bases, dict(ns))\n"
+               "armed = []\n"
+               "class Name(str):\n"
+               "    def __hash__(self):\n"
+               "        if armed:\n"
+               "            ran.append('name')\n"
+               "            while True:\n"
+               "                pass\n"
+               "        return str.__hash__(self)\n"
+               "Point = namedtuple('Point', 'x y')\n"
+               "stubborn = Stubborn()\n"
+               "noalarm = NoAlarm()\n"
+               "inside = [1, stubborn, {'k': noalarm}]\n"
+               "queue = deque([stubborn, 2], maxlen=5)\n"
+               "loop = Loop(a=1)\n"
+               "ordered = OrderedDict(b=2)\n"
+               "point = Point(3, 4)\n"
+               "hashed = Hashed()\n"
+               "err = ValueError('no', stubborn)\n"
+               "class Body(metaclass=Ns):\n"
+               "    inner = 1\n"
+               "    more = 2\n"
+               "globals()[Name('odd')] = 1\n"
+               "armed.append(1)\n"
+               "real_repr, real_len = builtins.repr, builtins.len\n"
+               "def forever(*a):\n"
+               "    ran.append('builtin')\n"
+               "    while True:\n"
+               "        pass\n"
+               "builtins.repr = builtins.len = builtins.isinstance = builtins.issubclass = forever\n"
+               "x = 1.5\n"
+               "builtins.repr, builtins.len = real_repr, real_len\n"
+               "print(ran)\n")
+        r = self.finished(harness.Run(self.prog(src), extra=["--trace"]))
+        steps, cut = trace_of(r)
+        self.assertEqual(r.stdout, "[]\n", r.stderr)
+        self.assertEqual(r.code, 0)
+        self.assertIsNone(cut)
+        last = steps[-1]["vars"]
+        self.assertEqual(last["stubborn"], "<Stubborn object>")
+        self.assertEqual(last["noalarm"], "<NoAlarm object>")
+        self.assertEqual(last["inside"], "[1, <Stubborn object>, {'k': <NoAlarm object>}]")
+        self.assertEqual(last["queue"], "deque([<Stubborn object>, 2], maxlen=5)")
+        self.assertEqual(last["loop"], "Loop({'a': 1})")
+        self.assertEqual(last["ordered"], "OrderedDict({'b': 2})")
+        self.assertEqual(last["point"], "Point(3, 4)")
+        self.assertEqual(last["hashed"], "<Hashed object>")
+        self.assertEqual(last["err"], "ValueError('no', <Stubborn object>)")
+        self.assertEqual(last["x"], "1.5")
+        self.assertNotIn("odd", last)
+        # A class body's own dict subclass is read by dict's methods.
+        body = [s["vars"] for s in steps if s["func"] == "Body"]
+        self.assertEqual(body[-1], {"inner": "1", "more": "2"})
+
     def test_untraced_run_sends_no_trace(self):
         r = harness.run(self.prog("x = 1\nprint(x)\n"))
         self.assertEqual([f for f in r.all_frames if f["type"] == "trace"], [])
@@ -346,6 +478,107 @@ class TraceTest(unittest.TestCase):
     def test_runner_modules_stay_out_of_the_program(self):
         r, steps, cut = self.traced("import sys\nprint('kidtrace' in sys.modules)\n")
         self.assertEqual(r.stdout, "False\n")
+
+
+class DepthTest(unittest.TestCase):
+    """The tracer's work per call does not grow with the stack: each new
+    frame's depth is its parent's plus one (counted by the frames read)."""
+
+    class Frame(object):
+        """A frame as the tracer reads it; reading f_back is counted."""
+        reads = 0
+
+        def __init__(self, back, code, line):
+            self._back = back
+            self.f_code = code
+            self.f_lineno = line
+            self.f_locals = {}
+            self.f_trace = None
+            self.f_trace_lines = True
+
+        @property
+        def f_back(self):
+            DepthTest.Frame.reads += 1
+            if DepthTest.Frame.reads > DepthTest.budget:
+                raise DepthTest.TooMuch()
+            return self._back
+
+    class TooMuch(Exception):
+        pass
+
+    class Channel(object):
+        def __init__(self):
+            self.sent = 0
+            self.data = []
+
+        def send_bytes(self, b):
+            self.sent += len(b)
+            self.data.append(b.decode("utf-8"))
+
+        def send_text(self, t):
+            self.send_bytes(t.encode("utf-8"))
+
+    class Out(object):
+        chars = 0
+
+    def test_depth_is_kept_not_counted(self):
+        n = 30000
+        DepthTest.budget = 4 * n
+        DepthTest.Frame.reads = 0
+        filename = "main.py"
+        top = compile("pass", filename, "exec")
+        code = compile("def f():\n    pass\n", filename, "exec").co_consts[0]
+        channel = DepthTest.Channel()
+        tracer = kidtrace.Tracer(filename, channel, DepthTest.Out(), lambda: None, lambda: False,
+                                 lambda k: None, settrace=lambda f: None)
+        limit = sys.getrecursionlimit()
+        try:
+            tracer.start()
+            # As a program does that recurses deep: its own limit, once tracing runs.
+            sys.setrecursionlimit(n + 1000)
+            frame = DepthTest.Frame(None, top, 1)
+            chain = [frame]
+            local = tracer.call(frame, "call", None)
+            for i in range(n):
+                frame = DepthTest.Frame(frame, code, 1)
+                chain.append(frame)
+                self.assertIs(tracer.call(frame, "call", None), local)
+            for frame in reversed(chain):
+                local(frame, "return", None)
+            tracer.finish()
+        except DepthTest.TooMuch:
+            self.fail("the stack was read more than %d times for %d calls" % (DepthTest.budget, n))
+        finally:
+            sys.setrecursionlimit(limit)
+        self.assertLessEqual(DepthTest.Frame.reads, 2 * n + 2)
+        self.assertLessEqual(tracer.frames_walked(), 1)
+        steps = [st for d in channel.data for st in json.loads(d)["steps"]]
+        self.assertEqual([st[3] for st in steps if st[0] == "c"], list(range(1, n + 1)))
+        self.assertEqual([st[3] for st in steps if st[0] == "r"], list(range(n, 0, -1)))
+
+    def test_frames_below_are_counted_once(self):
+        # Frames of other code between the file's (a library calling back)
+        # are counted down once, not again for each call above them.
+        filename = "main.py"
+        DepthTest.budget = 10 ** 9
+        DepthTest.Frame.reads = 0
+        other = compile("def g():\n    pass\n", "lib.py", "exec").co_consts[0]
+        code = compile("def f():\n    pass\n", filename, "exec").co_consts[0]
+        tracer = kidtrace.Tracer(filename, DepthTest.Channel(), DepthTest.Out(), lambda: None,
+                                 lambda: False, lambda k: None, settrace=lambda f: None)
+        tracer.start()
+        frame = None
+        for i in range(500):
+            frame = DepthTest.Frame(frame, other, 1)
+        lib = frame
+        for i in range(1000):
+            f = DepthTest.Frame(lib, code, 1)
+            local = tracer.call(f, "call", None)
+            local(f, "return", None)
+        tracer.finish()
+        self.assertEqual(tracer.frames_walked(), 500)
+        self.assertIs(lib.f_trace.__name__, "other")
+        self.assertFalse(lib.f_trace_lines)
 
 
 if __name__ == "__main__":
