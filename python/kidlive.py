@@ -14,10 +14,12 @@ import time
 from collections import deque
 
 QUEUE_MAX = 256          # key and mouse events waiting at most
+SCRIPT_MAX = 20001       # a timeline's events at most (10,000 lines, a stroke is two, and the close)
 TIMERS_MAX = 1000        # ontimer calls pending at most
 LINE_MAX = 4096          # a control line is at most this long
 FRAME_MAX = 1 << 20      # a live frame is at most this many bytes
 NEST_MAX = 32            # handlers running inside handlers at most
+POINT_S = 0.001          # s a scripted run's clock moves at an event point that does not wait (a screen update)
 STOP_GRACE = 0.1         # s a handler inside mainloop has to reach an event point after Stop
 WAIT_MAX = 3600.0        # the longest single wait on the condition (s)
 PACE_MIN, PACE_MAX = 0.1, 100.0   # how many times CPython's speed a pace line may ask for
@@ -43,7 +45,9 @@ def parse_line(line):
 
     ("stop",), ("close",), ("answer", text or None), ("key", keysym, down),
     ("mouse", action, x, y, button), ("pace", speed), ("finish",),
-    ("pause",) or ("resume",); every field is checked again here.
+    ("pause",) or ("resume",); every field is checked again here. A
+    scripted run's timeline comes as ("at", seconds, event) for an event
+    line with "at_ms", then ("script_end",).
     """
     line = line.strip()
     if line == b"stop":
@@ -57,6 +61,23 @@ def parse_line(line):
     if not isinstance(obj, dict):
         return None
     kind = obj.get("type")
+    if kind == "script_end":
+        return ("script_end",)
+    if "at_ms" in obj:
+        at = _number(obj.pop("at_ms"))
+        ev = _event(kind, obj)
+        if at is None or at < 0 or ev is None or ev[0] not in _SCRIPTED:
+            return None
+        return ("at", at / 1000.0, ev)
+    return _event(kind, obj)
+
+
+# What a timeline holds: what a child does in the window.
+_SCRIPTED = ("key", "mouse", "answer", "close")
+
+
+def _event(kind, obj):
+    """The event tuple of a control object of type kind, or None."""
     if kind in ("close", "pause", "resume"):
         return (kind,)
     if kind in ("pace", "finish"):
@@ -94,7 +115,7 @@ def _pace_event(kind, obj):
 class Live(object):
     """The event queue, the timers and the stream of drawing steps of one live run."""
 
-    def __init__(self, send, send_text, step_texts, interrupt, main_ident):
+    def __init__(self, send, send_text, step_texts, interrupt, main_ident, scripted=False):
         self._send = send              # frames.send(obj) -> bool
         self._send_text = send_text    # frames.send_text(JSON text) -> bool
         self._step_texts = step_texts  # (steps, budget) -> (list of JSON texts, cut)
@@ -133,6 +154,22 @@ class Live(object):
         # pointer event is taken meanwhile.
         self.paused_at = None          # _clock() when the pause began; None while running
         self.paused_for = 0.0          # seconds of the pauses that ended
+        # A scripted run (a timeline: a pack's check, run --events) keeps a
+        # clock of its own, which moves only while the program waits: to the
+        # end of the wait, or to the next timer or timeline event due before
+        # it (and by POINT_S at a screen update that does not wait). The
+        # program's work takes no time on it, so a timeline plays the same
+        # game on any machine (docs/contracts.md §3). Its events wait, in
+        # order, until the program can take them (_takes), and the rest of
+        # the timeline moves by that wait.
+        self.scripted = scripted
+        self.vnow = 0.0                # the scripted clock (s)
+        self.script = deque()          # (at s, event) of the timeline, not given yet
+        self.script_done = False       # the host sent the whole timeline
+        self.script_shift = 0.0        # s the timeline moved by its waits
+        self.real_from = None          # (clock, _clock()) once the timeline is played: real time from then on
+        self.asked = 0                 # dialogs shown
+        self.answered = 0              # answers the timeline gave
 
     # -- the control thread
     def feed(self, ev):
@@ -140,7 +177,16 @@ class Live(object):
         kind = ev[0]
         interrupt = False
         with self.cond:
-            if kind in ("pace", "finish"):
+            if kind == "at":
+                if self.scripted and not self.script_done and len(self.script) < SCRIPT_MAX:
+                    at = ev[1] if not self.script else max(ev[1], self.script[-1][0])
+                    self.script.append((at, ev[2]))
+                return
+            if kind == "script_end":
+                self.script_done = True
+            elif kind in ("pace", "finish") or (self.scripted and kind in ("pause", "resume")):
+                if self.scripted:
+                    return                 # a scripted run keeps its own clock
                 self._set_pace(ev)
             elif kind == "pause":
                 if self.paused_at is None:
@@ -162,25 +208,98 @@ class Live(object):
                             timer.start()
                 else:
                     interrupt = True
-            elif kind == "close":
-                if not self.close_queued:
-                    self.close_queued = True
-                    self.events.append(ev)
-            elif kind == "answer":
-                if self.asking:
-                    self.answers.append(ev[1])
-            elif kind == "key" and not self.keys_on:
-                return                 # as with Tk: keys go elsewhere until listen()
-            elif self.paused_at is not None and kind in ("key", "mouse"):
-                return                 # a paused game takes no keys
-            elif len(self.events) < QUEUE_MAX:
-                self.events.append(ev)
-            else:
-                self.dropped += 1
+            elif not self._queue(ev):
                 return
             self.cond.notify_all()
         if interrupt:
             self._interrupt()
+
+    def _queue(self, ev):
+        """Queue a key, the pointer, the close or an answer (the caller holds
+        cond); False when it goes to no one or is dropped."""
+        kind = ev[0]
+        if kind == "close":
+            if not self.close_queued:
+                self.close_queued = True
+                self.events.append(ev)
+        elif kind == "answer":
+            if self.asking:
+                self.answers.append(ev[1])
+        elif kind == "key" and not self.keys_on:
+            return False               # as with Tk: keys go elsewhere until listen()
+        elif self.paused_at is not None and kind in ("key", "mouse"):
+            return False               # a paused game takes no keys
+        elif len(self.events) < QUEUE_MAX:
+            self.events.append(ev)
+        else:
+            self.dropped += 1
+            return False
+        return True
+
+    def _takes(self, ev):
+        """Whether the program can take a timeline's event now (the caller
+        holds cond), as a child in the window acts only on what it shows: a
+        key once listen() was called, the pointer once a click, release or
+        drag handler is set, the n-th answer once the n-th dialog asks, the
+        close once it takes any of these; waiting in mainloop() takes keys,
+        the pointer and the close too (docs/contracts.md §3)."""
+        kind = ev[0]
+        if kind == "key":
+            return self.keys_on or self.looped
+        if kind == "mouse":
+            return self.pointing or self.looped
+        if kind == "answer":
+            return self.asked > self.answered
+        return self.keys_on or self.pointing or self.asked > 0 or self.looped
+
+    def _take_script(self):
+        """A scripted run: queue the timeline's events that are due and that
+        the program can take, in order (the caller holds cond)."""
+        while not self.script_done:
+            self._wait(WAIT_MAX)       # the host sends the whole timeline as the run starts
+        while self.script and self.real_from is None:
+            at, ev = self.script[0]
+            due = at + self.script_shift
+            if due > self.vnow or not self._takes(ev):
+                break
+            # An event the program took late moves the rest with it.
+            self.script_shift += self.vnow - due
+            self.script.popleft()
+            if ev[0] == "answer":
+                self.answered += 1
+            self._queue(ev)
+        if not self.script and self.real_from is None:
+            self.real_from = (self.vnow, _clock())
+
+    def _script_next(self):
+        """When the timeline's next event is due, if the clock moving there
+        gives it (the caller holds cond); None when there is none, or when it
+        waits for the program."""
+        if not self.script:
+            return None
+        at, ev = self.script[0]
+        due = at + self.script_shift
+        if due <= self.vnow or not self._takes(ev):
+            return None
+        return due
+
+    def _idle(self, now, wake):
+        """Nothing to run before wake on the program's clock (None: nothing
+        is due): wait until then or until an event comes (the caller holds
+        cond). A scripted run's clock moves there at once instead, or to the
+        timeline's next event if it is sooner."""
+        if self.scripted and self.real_from is None:
+            nxt = self._script_next()
+            if nxt is not None and (wake is None or nxt < wake):
+                wake = nxt
+            if wake is not None:
+                self.vnow = max(self.vnow, wake)
+                return
+            self._wait(WAIT_MAX)       # only a stop or the host's hanging up ends this
+            return
+        timeout = WAIT_MAX if wake is None else min(wake - now, WAIT_MAX)
+        if timeout > 0:
+            self._wait(timeout)
 
     def _set_pace(self, ev):
         """The speed dial moved, or "finish now" (the caller holds cond): waits under the old pace end now."""
@@ -193,7 +312,12 @@ class Live(object):
         self.pace_gen += 1
 
     def now(self):
-        """The program's clock: _clock() less the time it was paused (it stands still in a pause)."""
+        """The program's clock: _clock() less the time it was paused (it stands
+        still in a pause); in a scripted run, its own clock."""
+        if self.scripted:
+            if self.real_from is None:
+                return self.vnow
+            return self.real_from[0] + (_clock() - self.real_from[1])
         at = self.paused_at
         return (_clock() if at is None else at) - self.paused_for
 
@@ -225,6 +349,7 @@ class Live(object):
         """No more control lines will come (called on the control thread, or without a pipe)."""
         with self.cond:
             self.deaf = True
+            self.script_done = True    # what came is the whole timeline
             if self.paused_at is not None:
                 # No resume can come any more: the program goes on.
                 self.paused_for += _clock() - self.paused_at
@@ -335,6 +460,9 @@ class Live(object):
 
     def point(self):
         """An event point: send what was painted and run the handlers that are due."""
+        if self.scripted and self.real_from is None:
+            with self.cond:
+                self.vnow += POINT_S
         self.flush()
         self.run_ready()
 
@@ -354,11 +482,10 @@ class Live(object):
                     return
                 if self.events and self.depth < NEST_MAX:
                     continue
-                timeout = WAIT_MAX if deadline is None else min(deadline - now, WAIT_MAX)
+                wake = deadline
                 if self.timers and self.depth < NEST_MAX:
-                    timeout = min(timeout, max(0.0, self.timers[0][0] - now))
-                if timeout > 0:
-                    self._wait(timeout)
+                    wake = self.timers[0][0] if wake is None else min(wake, self.timers[0][0])
+                self._idle(now, wake)
 
     def _wait(self, timeout):
         """Wait on the queue's condition (held by the caller) for at most timeout seconds.
@@ -411,7 +538,8 @@ class Live(object):
                 # The program now only waits (a Stop from here on ends the
                 # loop): a scripted key, click or close that waits for it
                 # (listen(), a handler) need not wait longer.
-                self.looped = True
+                with self.cond:
+                    self.looped = True
                 self.send({"type": "loop"})
             self.wait_until(None, until=self._over)
         finally:
@@ -419,11 +547,11 @@ class Live(object):
                 self.loop_depth = saved
 
     def pointer_bound(self):
-        """A click, release or drag handler is set: the host hears it once, and a
-        scripted click or drag that waits for it goes out (the handler is bound
-        before the host can send it)."""
+        """A click, release or drag handler is set: a scripted click or drag
+        that waits for it may come, and the host hears it once."""
         if not self.pointing:
-            self.pointing = True
+            with self.cond:
+                self.pointing = True
             self.send({"type": "pointer"})
 
     def ask(self, frame):
@@ -431,6 +559,7 @@ class Live(object):
         with self.cond:
             self.answers.clear()
             self.asking = True
+            self.asked += 1
         try:
             self.send(frame)
             while True:
@@ -443,13 +572,10 @@ class Live(object):
                 with self.cond:
                     if self.answers or (self.events and self.depth < NEST_MAX):
                         continue
-                    timeout = WAIT_MAX
-                    if self.paused_at is not None:
-                        timeout = WAIT_MAX   # the timers wait for the resume
-                    elif self.timers and self.depth < NEST_MAX:
-                        timeout = max(0.0, min(timeout, self.timers[0][0] - self.now()))
-                    if timeout > 0:
-                        self._wait(timeout)
+                    wake = None                # a pause: the timers wait for the resume
+                    if self.paused_at is None and self.timers and self.depth < NEST_MAX:
+                        wake = self.timers[0][0]
+                    self._idle(self.now(), wake)
         finally:
             with self.cond:
                 self.asking = False
@@ -479,6 +605,8 @@ class Live(object):
         if self.depth >= NEST_MAX:
             return
         with self.cond:
+            if self.scripted:
+                self._take_script()
             n_events = len(self.events)
             last_seq = self.seq
         now = self.now()

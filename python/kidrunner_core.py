@@ -50,7 +50,7 @@ _OWN = ("kidrunner_core", "kidrunner_base", "kidrunner_frames", "kidrunner_contr
 def parse_args(argv):
     opts = {"lang": "en", "frames": None, "control": None, "mpl_cache": None,
             "max_steps": 1000000, "build_mpl_cache": None, "scratch": None,
-            "program": None, "checks": [], "live": False, "warm": False,
+            "program": None, "checks": [], "live": False, "scripted": False, "warm": False,
             "preload_mpl": False, "replay_steps": 0, "trace": False, "trace_steps": None}
     i = 0
     flags = {"--lang": "lang", "--frames": "frames", "--control": "control",
@@ -67,6 +67,10 @@ def parse_args(argv):
             break
         if a == "--live":
             opts["live"] = True  # docs/runner-protocol.md, "Live runs"
+            i += 1
+            continue
+        if a == "--scripted":
+            opts["scripted"] = True  # a timeline comes: docs/runner-protocol.md, "Scripted runs"
             i += 1
             continue
         if a == "--trace":
@@ -212,7 +216,7 @@ class Runner(_Control):
         """A live run: the event queue, and time.sleep waits on it."""
         kidlive = _late_import("kidlive")
         self.live = kidlive.Live(self.frames.send, self.frames.send_text, self.step_texts,
-                                 self.interrupt, self.main_ident)
+                                 self.interrupt, self.main_ident, scripted=self.opts["scripted"])
         self.parse_line = kidlive.parse_line   # held here: the program may empty sys.modules
         time.sleep = self.live.sleep
         if self.opts["control"] is None:
@@ -298,10 +302,6 @@ class Runner(_Control):
             for name in _OWN:
                 _modules.pop(name, None)
             self.snapshot()
-            if self.live is not None:
-                # A scripted run's timeline counts from here, not from the
-                # interpreter's start, which a busy machine stretches.
-                self.live.send({"type": "start"})
             tracer = self.make_tracer(compiled.co_filename)
             if tracer is not None:
                 tracer.start()

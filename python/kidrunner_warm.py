@@ -108,6 +108,8 @@ def warm_start(opts):
         opts["replay_steps"] = replay
     if head.get("trace") is True:
         opts["trace"] = True
+    if head.get("scripted") is True:
+        opts["scripted"] = True
     _limit_cpu(head.get("cpu"))
     # A file of the program's folder that has the name of a module loaded
     # ahead is found first by the program's import, as in a cold run.

@@ -575,6 +575,54 @@ func (p *Process) SendControl(line []byte) error {
 	return err
 }
 
+// SendControlInOrder writes lines (each without its newline, and short
+// enough for the pipe to take whole: at most pipeAtomic-1 bytes) to the
+// program's control pipe in order, waiting as long as the program runs for
+// it to read them: a scripted run's timeline, which must arrive whole.
+// Each line goes in one atomic write, and the pipe is free between two of
+// them, so a stop line can come between lines but never inside one. It
+// returns once every line is written, or with an error once the program
+// has ended or its pipe is closed.
+func (p *Process) SendControlInOrder(lines [][]byte) error {
+	if p.control == nil {
+		return os.ErrInvalid
+	}
+	for _, line := range lines {
+		if bytes.IndexByte(line, '\n') >= 0 || len(line) >= pipeAtomic {
+			return errBadControlLine
+		}
+	}
+	for _, line := range lines {
+		buf := append(append([]byte(nil), line...), '\n')
+		for {
+			select {
+			case <-p.exited:
+				return os.ErrClosed
+			default:
+			}
+			p.ctlMu.Lock()
+			p.control.SetWriteDeadline(time.Now().Add(controlWriteWait))
+			n, err := p.control.Write(buf)
+			p.ctlMu.Unlock()
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, os.ErrDeadlineExceeded) {
+				return err
+			}
+			if n != 0 {
+				// A pipe takes a write of up to PIPE_BUF bytes whole or not at all.
+				return fmt.Errorf("sandbox: a control line was cut after %d bytes", n)
+			}
+		}
+		p.gaveInput()
+	}
+	return nil
+}
+
+// pipeAtomic is PIPE_BUF: a pipe takes a write of at most this many bytes whole or not at all.
+const pipeAtomic = 4096
+
 // ErrControlFull is returned by SendControl when the program has not read
 // its control pipe for a while; the line was dropped.
 var ErrControlFull = errors.New("sandbox: the program is not taking events")

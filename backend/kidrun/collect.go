@@ -45,9 +45,6 @@ type collector struct {
 	// drawBytes counts the live draw frames passed on; past maxLiveDraw the
 	// window gets no more and shows the final picture when the run ends.
 	drawBytes int
-	// ready counts what the program said it can take (Run.Play holds a
-	// scripted event until then).
-	ready readiness
 }
 
 func newCollector(obs Observer) *collector {
@@ -117,16 +114,13 @@ func (c *collector) Frame(payload []byte) {
 	// with the result's.
 	switch kind := frameType(payload); kind {
 	case "listen":
-		c.ready.saw(kind)
 		if len(payload) <= maxLiveFrame && json.Valid(payload) {
 			c.state.listen(json.RawMessage(append([]byte(nil), payload...)))
 		}
 		return
-	case "start", "loop", "pointer":
-		c.ready.saw(kind)
-		return
+	case "loop", "pointer":
+		return // what the program can take now: the runner plays a timeline by it itself
 	case "dialog":
-		c.ready.saw(kind)
 		c.liveFrame(kind, payload)
 		return
 	case "screen", "draw", "bye":

@@ -214,6 +214,10 @@ type Request struct {
 	// turtle keeps CPython's time, takes events through Run.Send and sends
 	// live frames to an Observer that is a LiveObserver.
 	Live bool
+	// Timeline makes the run scripted (docs/contracts.md §3): live, with
+	// these events played on the program's own clock, which moves only
+	// while it waits, so the game is the same on any machine.
+	Timeline Timeline
 	// Trace records the child's own file step by step (docs/contracts.md
 	// §5) into Result.Trace, bounded and checked by the host.
 	Trace bool
@@ -259,6 +263,9 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 	if _, err := e.Check(ctx); err != nil {
 		return nil, err
 	}
+	if req.Timeline != nil {
+		req.Live = true
+	}
 	policy := e.policy
 	if req.Policy != nil {
 		policy = *req.Policy
@@ -284,7 +291,7 @@ func (e *Engine) Start(ctx context.Context, req Request, obs Observer) (*Run, er
 		}
 		files = e.dataMounts(staging, name, req.DataFiles)
 	}
-	args, ro := e.runnerArgs(lang, req.Live, req.CheckFiles)
+	args, ro := e.runnerArgs(lang, req.Live, req.Timeline != nil, req.CheckFiles)
 	if req.Trace {
 		args = append(args, "--trace")
 	}
@@ -339,7 +346,7 @@ func (e *Engine) dataMounts(staging, name string, dataFiles []string) []sandbox.
 // runnerArgs are the interpreter's and runner's arguments up to the
 // program, and the read-only mounts they need: the Python layer, its
 // bytecode, and the check scripts.
-func (e *Engine) runnerArgs(lang string, live bool, checkFiles []string) ([]string, []sandbox.Mount) {
+func (e *Engine) runnerArgs(lang string, live, scripted bool, checkFiles []string) ([]string, []sandbox.Mount) {
 	args := []string{"-I", "-S", "-X", "utf8", "-B"}
 	ro := []sandbox.Mount{{Host: e.pyDir, Sandbox: layerDir}}
 	if e.bytecode != "" {
@@ -351,6 +358,9 @@ func (e *Engine) runnerArgs(lang string, live bool, checkFiles []string) ([]stri
 	args = append(args, layerDir+"/kidrunner.py", "--lang", lang, "--frames", "3", "--control", "4")
 	if live {
 		args = append(args, "--live")
+	}
+	if scripted {
+		args = append(args, "--scripted")
 	}
 	for i, f := range checkFiles {
 		p := fmt.Sprintf("%s/%d.py", checkDir, i)
@@ -372,6 +382,9 @@ func (e *Engine) begin(proc *sandbox.Process, coll *collector, trace *traceColle
 		_ = proc.CloseInput()
 	case !req.Interactive:
 		_ = proc.CloseInput()
+	}
+	if req.Timeline != nil {
+		go r.sendScript(req.Timeline)
 	}
 	go r.finish()
 	return r

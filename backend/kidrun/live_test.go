@@ -180,17 +180,28 @@ def turn():
     t.left(90)
 turtle.listen()
 turtle.onkey(turn, "Left")
+print("LISTENING", flush=True)
 move()
 turtle.done()
 `
-	var tl Timeline
-	for i := range 10 { // a key every 0.5 s for 5 s, then the drawing closes
-		at := time.Duration(i+1) * 500 * time.Millisecond
-		tl = append(tl, Timed{at, Event{Type: "key", Key: "Left", Down: true}}, Timed{at, Event{Type: "key", Key: "Left"}})
-	}
-	tl = append(tl, Timed{5500 * time.Millisecond, Event{Type: "close"}})
-	r := startBounded(t, pol, Request{Code: []byte(timerGame), Name: "snake.py", Stdin: []byte{}, Live: true}, nil)
-	r.Play(context.Background(), tl)
+	// The window's way, not a timeline's (which plays on the program's own
+	// clock): a key every 0.5 s for 5 s once the game listens, then the close.
+	obs := newEvents()
+	r := startBounded(t, pol, Request{Code: []byte(timerGame), Name: "snake.py", Stdin: []byte{}, Live: true}, obs)
+	go func() {
+		for printed := ""; !strings.Contains(printed, "LISTENING\n"); time.Sleep(10 * time.Millisecond) {
+			obs.mu.Lock()
+			printed = obs.out.String()
+			obs.mu.Unlock()
+		}
+		for range 10 {
+			time.Sleep(500 * time.Millisecond)
+			r.Send(Event{Type: "key", Key: "Left", Down: true})
+			r.Send(Event{Type: "key", Key: "Left"})
+		}
+		time.Sleep(500 * time.Millisecond)
+		r.Send(Event{Type: "close"})
+	}()
 	// Closing may land inside move(), whose next turtle call then ends the
 	// program quietly, as with CPython's Terminator.
 	if res := r.Wait(); res.Status != "ok" || !strings.HasSuffix(res.Stdout, "TURN 10\n") {

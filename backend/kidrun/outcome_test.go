@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"syscall"
 	"reflect"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 

@@ -2,16 +2,15 @@ package kidrun
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"kidcoder/backend/safefile"
-	"kidcoder/sandbox"
 )
 
 // Bounds on an events file (docs/contracts.md §3).
@@ -93,6 +92,9 @@ func ParseTimeline(data []byte) (Timeline, error) {
 			last = tl[len(tl)-1].At
 		}
 		tl = append(tl, Timed{At: last + closeAfterLast, Event: Event{Type: "close"}})
+	}
+	if _, err := tl.lines(); err != nil {
+		return nil, err
 	}
 	return tl, nil
 }
@@ -198,91 +200,38 @@ func (s scripted) events() ([]Event, error) {
 	return nil, fmt.Errorf("%w: the type is key, keydown, keyup, click, mousedown, mouseup, mousemove, answer or close", ErrBadEvent)
 }
 
-// Play sends the timeline's events to a live run, each when it is due,
-// counted from when the program's code began to run (the sandbox's and
-// the interpreter's start, which a busy machine stretches, do not count).
-// An event waits until the program can take it (a key until listen(), a
-// click or drag until its handler is set, an answer until its dialog
-// asks, the close until the program takes input or waits in mainloop();
-// readiness.takes), as a child in the window acts only on what the
-// program shows, and the rest of the timeline moves by that wait: a slow
-// machine plays the same game. It returns once every event was offered
-// or the run or ctx is over; dropped counts the events the program did
-// not take in time (its control pipe was full), which are lost as a flood
-// of key repeats would be.
-func (r *Run) Play(ctx context.Context, tl Timeline) (dropped int, err error) {
-	if !r.live {
-		return 0, ErrNotLive
-	}
-	var origin time.Time
-	if _, err := r.await(ctx, func() (bool, <-chan struct{}) {
-		at, changed := r.coll.ready.started()
-		origin = at
-		return !at.IsZero(), changed
-	}); err != nil {
-		return 0, playEnded(err)
-	}
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	var shift time.Duration
-	answered := 0
+// lines are the timeline as the runner reads it (docs/runner-protocol.md,
+// "Scripted runs"): each event's control line with its at_ms, in order,
+// then script_end.
+func (tl Timeline) lines() ([][]byte, error) {
+	out := make([][]byte, 0, len(tl)+1)
 	for _, te := range tl {
-		timer.Reset(time.Until(origin.Add(te.At + shift)))
-		select {
-		case <-timer.C:
-		case <-r.done:
-			return dropped, nil
-		case <-ctx.Done():
-			return dropped, ctx.Err()
-		}
-		waited, err := r.await(ctx, func() (bool, <-chan struct{}) { return r.coll.ready.takes(te.Event, answered) })
+		line, err := te.Event.line()
 		if err != nil {
-			return dropped, playEnded(err)
+			return nil, err
 		}
-		shift += waited
-		if te.Event.Type == "answer" {
-			answered++
+		at := strconv.AppendInt([]byte(`{"at_ms":`), te.At.Milliseconds(), 10)
+		line = append(append(at, ','), line[1:]...)
+		if len(line) > maxScriptLine {
+			return nil, fmt.Errorf("%w: an event line of more than %d bytes", ErrBadTimeline, maxScriptLine)
 		}
-		switch err := r.Send(te.Event); {
-		case errors.Is(err, sandbox.ErrControlFull):
-			dropped++
-		case err != nil:
-			return dropped, nil // the program no longer reads events: it is ending
-		}
+		out = append(out, line)
 	}
-	return dropped, nil
+	return append(out, []byte(`{"type":"script_end"}`)), nil
 }
 
-// errRunOver is await's error when the run ended first.
-var errRunOver = errors.New("the run is over")
+// maxScriptLine is the longest line of a timeline: the pipe takes it in one
+// write, so nothing comes inside it (sandbox.Process.SendControlInOrder).
+const maxScriptLine = 4095
 
-// await returns once ready() holds, and how long that took (0 when it held
-// at once); ready's channel is closed when it should be asked again. It
-// gives up when the run ends (errRunOver) or ctx does (ctx's error).
-func (r *Run) await(ctx context.Context, ready func() (bool, <-chan struct{})) (time.Duration, error) {
-	ok, changed := ready()
-	if ok {
-		return 0, nil
+// sendScript gives a scripted run its whole timeline as it starts. The
+// runner keeps the timeline's clock itself: it plays each event when its
+// own clock reaches it and the program can take it (docs/contracts.md §3),
+// so nothing here waits on time.
+func (r *Run) sendScript(tl Timeline) {
+	lines, err := tl.lines()
+	if err == nil {
+		err = r.proc.SendControlInOrder(lines)
 	}
-	from := time.Now()
-	for !ok {
-		select {
-		case <-changed:
-		case <-r.done:
-			return 0, errRunOver
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		}
-		ok, changed = ready()
-	}
-	return time.Since(from), nil
-}
-
-// playEnded is what Play returns for await's error: nothing when the run
-// ended first, as when it ends between two events.
-func playEnded(err error) error {
-	if errors.Is(err, errRunOver) {
-		return nil
-	}
-	return err
+	_ = err // a run that ended before it read its timeline needs no more of it
 }

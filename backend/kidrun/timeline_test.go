@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"kidcoder/backend/safefile/safefiletest"
 )
 
 // Each scripted type becomes the control events it stands for, in the
@@ -138,49 +136,50 @@ print("AFTER DONE")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "game.py", Stdin: []byte{}, Live: true}, nil)
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "game.py", Stdin: []byte{}, Timeline: tl}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dropped, err := r.Play(context.Background(), tl)
 	res := r.Wait()
 	want := "UP (10.00,0.00)\nLEFT 90.0\nUP (10.00,10.00)\nCLICK 50.0 -40.0\nAFTER DONE\n"
-	if err != nil || dropped != 0 || res.Status != "ok" || res.Stdout != want {
-		t.Fatalf("played %v (dropped %d): %s %q %q", err, dropped, res.Status, res.Stdout, res.Stderr)
+	if res.Status != "ok" || res.Stdout != want {
+		t.Fatalf("played: %s %q %q", res.Status, res.Stdout, res.Stderr)
 	}
-	// A run that is not live takes no timeline.
-	r, err = e.Start(context.Background(), Request{Code: []byte("print(1)\n"), Name: "p.py"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Play(context.Background(), tl); !errors.Is(err, ErrNotLive) {
-		t.Errorf("a normal run played a timeline: %v", err)
-	}
-	r.Wait()
 }
 
-// Play stops at once when its context ends, and when the run ends first.
-func TestPlayStopsWithItsRun(t *testing.T) {
+// A scripted run ends when its program does, however far its timeline
+// goes, and Stop ends it while it waits for its timeline's next event.
+func TestScriptedRunEndsWithItsProgram(t *testing.T) {
 	e := testEngine(t)
 	tl := Timeline{{time.Hour, Event{Type: "close"}}}
-	r, err := e.Start(context.Background(), Request{Code: []byte("print('bye')\n"), Name: "p.py", Stdin: []byte{}, Live: true}, nil)
+	r, err := e.Start(context.Background(), Request{Code: []byte("print('bye')\n"), Name: "p.py", Stdin: []byte{}, Timeline: tl}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := safefiletest.Promptly(t, "playing into a run that ends", func() error { _, err := r.Play(context.Background(), tl); return err }); err != nil {
-		t.Errorf("run ended: %v", err)
+	if res := r.Wait(); res.Status != "ok" || res.Stdout != "bye\n" {
+		t.Fatalf("%s %q %q", res.Status, res.Stdout, res.Stderr)
 	}
-	r.Wait()
-	r, err = e.Start(context.Background(), Request{Code: []byte("import time\ntime.sleep(30)\n"), Name: "p.py", Stdin: []byte{}, Live: true}, nil)
+	// Its timeline's answer waits for a dialog that never comes.
+	tl = Timeline{{0, Event{Type: "answer", Text: new(string)}}, {time.Second, Event{Type: "close"}}}
+	code := "import turtle\nturtle.onkey(print, 'a')\nturtle.listen()\nprint('waiting', flush=True)\nturtle.done()\n"
+	obs := newEvents()
+	r, err = e.Start(context.Background(), Request{Code: []byte(code), Name: "p.py", Stdin: []byte{}, Timeline: tl}, obs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Wait()
-	defer r.Stop()
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := safefiletest.Promptly(t, "playing with a cancelled context", func() error { _, err := r.Play(ctx, tl); return err }); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled: %v", err)
+	for printed := ""; !strings.Contains(printed, "waiting\n"); time.Sleep(10 * time.Millisecond) {
+		obs.mu.Lock()
+		printed = obs.out.String()
+		obs.mu.Unlock()
+		select {
+		case <-r.done:
+			t.Fatalf("the run ended before its Stop: %+v", r.Wait())
+		default:
+		}
+	}
+	r.Stop()
+	if res := r.Wait(); !res.Stopped {
+		t.Fatalf("stopped while it waited: %s %q %q", res.Status, res.Stdout, res.Stderr)
 	}
 }
 
@@ -206,11 +205,10 @@ turtle.done()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "slow.py", Stdin: []byte{}, Live: true}, nil)
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "slow.py", Stdin: []byte{}, Timeline: tl}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	go r.Play(context.Background(), tl)
 	if res := r.Wait(); res.Stdout != "UP\nCLICK 5.0 6.0\nUP\n" {
 		t.Fatalf("%s %q %q", res.Status, res.Stdout, res.Stderr)
 	}
@@ -257,15 +255,14 @@ print("CLOSED")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "slow.py", Stdin: []byte{}, Live: true}, nil)
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "slow.py", Stdin: []byte{}, Timeline: tl}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dropped, err := r.Play(context.Background(), tl)
 	res := r.Wait()
 	want := "NAME 小明\nN 7.0\nCLICK 0.0 -0.0\nDRAG 10.0 5.0\nRELEASE 10.0 5.0\nCLICK 50.0 40.0\nCLICK -50.0 60.0\nCLOSED\n"
-	if err != nil || dropped != 0 || res.Status != "ok" || res.Stdout != want {
-		t.Fatalf("played %v (dropped %d): %s %q %q", err, dropped, res.Status, res.Stdout, res.Stderr)
+	if res.Status != "ok" || res.Stdout != want {
+		t.Fatalf("played: %s %q %q", res.Status, res.Stdout, res.Stderr)
 	}
 }
 
@@ -286,11 +283,10 @@ print("CLOSED")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "deaf.py", Stdin: []byte{}, Live: true}, nil)
+	r, err := e.Start(context.Background(), Request{Code: []byte(code), Name: "deaf.py", Stdin: []byte{}, Timeline: tl}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	go r.Play(context.Background(), tl)
 	if res := r.Wait(); res.Status != "ok" || res.Limit != "" || res.Stdout != "CLOSED\n" {
 		t.Fatalf("%s (limit %q) %q %q", res.Status, res.Limit, res.Stdout, res.Stderr)
 	}

@@ -209,7 +209,7 @@ func (e *Engine) startWarmSandbox(ctx context.Context, w Warmth) (*warmRun, erro
 	}
 	wr := &warmRun{want: w, policy: policy, staging: staging, stamp: dataStamp(w.DataFiles), loaded: make(chan struct{})}
 	files := e.dataMounts(staging, "", w.DataFiles)
-	args, ro := e.runnerArgs("en", w.Live, nil) // the go line names the run's language
+	args, ro := e.runnerArgs("en", w.Live, false, nil) // the go line names the run's language
 	if w.Matplotlib {
 		if dir := e.fontCacheDir(ctx); dir != "" {
 			args = append(args, "--mpl-cache", mplCacheDir)
@@ -317,7 +317,7 @@ func dataStamp(paths []string) string {
 
 // goLine is what a warm runner reads on its control pipe to start: the go
 // line, then the program's bytes.
-func goLine(name, lang string, code []byte, live bool, policy sandbox.Policy, replaySteps int, trace bool) []byte {
+func goLine(name, lang string, code []byte, live, scripted bool, policy sandbox.Policy, replaySteps int, trace bool) []byte {
 	cpu := policy.CPUTime
 	if live {
 		cpu = max(cpu, time.Hour) // as a cold live run's processes get
@@ -332,6 +332,9 @@ func goLine(name, lang string, code []byte, live bool, policy sandbox.Policy, re
 	if trace {
 		h["trace"] = true
 	}
+	if scripted {
+		h["scripted"] = true
+	}
 	head, _ := json.Marshal(h)
 	return append(append(append([]byte("go "), head...), '\n'), code...)
 }
@@ -339,7 +342,7 @@ func goLine(name, lang string, code []byte, live bool, policy sandbox.Policy, re
 // startOnWarm hands req to the warm sandbox w.
 func (e *Engine) startOnWarm(w *warmRun, req Request, obs Observer, policy sandbox.Policy, name, lang string) (*Run, error) {
 	coll, trace := newCollector(obs), newTrace(req)
-	if err := w.proc.Release(handler(coll, trace), goLine(name, lang, req.Code, req.Live, policy, req.ReplaySteps, req.Trace), policy.WallTime, policy.CPUTime); err != nil {
+	if err := w.proc.Release(handler(coll, trace), goLine(name, lang, req.Code, req.Live, req.Timeline != nil, policy, req.ReplaySteps, req.Trace), policy.WallTime, policy.CPUTime); err != nil {
 		go w.discard()
 		return nil, err
 	}

@@ -181,12 +181,11 @@ turtle.onkey(lambda: print('up!'), 'Up')
 turtle.listen()
 turtle.done()
 `
-	r = startOn(t, e, game, Request{Live: true})
 	tl, err := ParseTimeline([]byte(`{"at_ms": 100, "type": "key", "key": "Up"}` + "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	go r.Play(context.Background(), tl)
+	r = startOn(t, e, game, Request{Timeline: tl})
 	if res := r.Wait(); res.Stdout != "up!\n" || res.Status != "ok" {
 		t.Fatalf("live game on a warm sandbox: %s %q %q", res.Status, res.Stdout, res.Stderr)
 	}

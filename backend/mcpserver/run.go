@@ -82,7 +82,7 @@ func (s *Server) runPython(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 
 	policy := kidrun.PolicyFor(s.eng.Policy(), s.timeout(a.TimeoutSeconds))
 	run, err := s.eng.Start(ctx, kidrun.Request{Code: []byte(*a.Code), Name: "main.py", Lang: lang, Stdin: stdin, Policy: &policy,
-		Live: tl != nil, ReplaySteps: kidrun.MaxReplaySteps, Trace: a.Trace}, nil)
+		Timeline: tl, ReplaySteps: kidrun.MaxReplaySteps, Trace: a.Trace}, nil)
 	if err != nil {
 		return unavailable(err, lang), nil
 	}
@@ -101,9 +101,6 @@ func (s *Server) runPython(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 		case <-stopped:
 		}
 	}()
-	if tl != nil {
-		go run.Play(ctx, tl)
-	}
 	res := run.Wait()
 	if s.onRun != nil {
 		s.onRun(res)

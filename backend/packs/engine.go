@@ -23,13 +23,10 @@ func (e EngineRunner) Run(ctx context.Context, req RunRequest) (*RunResult, erro
 	run, err := e.Engine.Start(ctx, kidrun.Request{
 		Code: req.Code, Name: req.Name, Lang: req.Lang, Stdin: stdin,
 		DataFiles: req.DataFiles, CheckFiles: req.CheckFiles, Policy: e.Policy,
-		Live: req.Events != nil, ReplaySteps: kidrun.MaxDrawingSteps, // the turtle checks read the steps
+		Timeline: req.Events, ReplaySteps: kidrun.MaxDrawingSteps, // the turtle checks read the steps
 	}, nil)
 	if err != nil {
 		return nil, err
-	}
-	if req.Events != nil {
-		go run.Play(ctx, req.Events)
 	}
 	res := run.Wait()
 	out := &RunResult{Status: res.Status, Stdout: res.Stdout, Drawing: res.Drawing, Result: res}

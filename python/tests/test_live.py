@@ -812,15 +812,6 @@ class LiveTest(unittest.TestCase):
         self.assertEqual(screens[-1]["view"], [0, 0, 100, 50])
         self.assertEqual((screens[1]["width"], screens[1]["height"]), (600, 500))
 
-    def test_start_frame_comes_once_before_the_programs_own(self):
-        # A scripted run's timeline counts from this frame (docs/contracts.md §3).
-        r = self.start("import turtle\nprint('hi')\nturtle.forward(10)\n")
-        r.finish()
-        kinds = [f["type"] for f in r.all_frames]
-        self.assertEqual(kinds[0], "start")
-        self.assertEqual(kinds.count("start"), 1)
-        self.assertIn("screen", kinds)
-
     def test_not_live_has_no_live_frames(self):
         path = harness.write_program(self.tmp, "main.py",
                                      "import turtle\nturtle.forward(10)\nturtle.ontimer(print, 10)\nturtle.done()\n")
