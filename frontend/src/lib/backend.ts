@@ -11,6 +11,7 @@ import type { app, lessons, packs, sandbox, settings, text } from './wailsjs/go/
 import type * as Runtime from './wailsjs/runtime/runtime';
 import type { DoneEvent, InputDoneEvent, LiveEvent, OutputEvent, RunResult, WaitingEvent } from './contract.gen';
 import {
+  EventCheckProgress,
   EventClosing,
   EventLessonChanged,
   EventLessonsChanged,
@@ -231,6 +232,15 @@ export interface EventPayloads {
   [EventLessonsChanged]: ChangedEvent;
   [EventLessonChanged]: LessonChangedEvent;
   [EventClosing]: ClosingEvent;
+  [EventCheckProgress]: CheckProgressEvent;
+}
+
+/** A check's run `run` of `runs` starts, deciding the checks `checks` (app.CheckProgressEvent). */
+export interface CheckProgressEvent {
+  runId: string;
+  run: number;
+  runs: number;
+  checks: number[];
 }
 
 export type Unsubscribe = () => void;

@@ -140,6 +140,7 @@ export class Classroom {
       open: (p) => this.lessons.open(p),
       refresh: () => this.lessons.refresh(),
       show: (r) => this.showResult(r),
+      runId: () => this.#runIds(),
     });
   }
 
@@ -320,7 +321,9 @@ export class Classroom {
     if (this.#stopEarly && this.running) await this.backend.stop(runId).catch(() => {});
   }
 
+  /** Stop (and Esc): ends the run going, and a check going, as the Stop button says. */
   async stop(): Promise<void> {
+    if (this.packs.checking) void this.packs.stopCheck();
     if (!this.running) return;
     if (this.#starting || !this.runId) {
       this.#stopEarly = true;

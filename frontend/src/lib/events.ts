@@ -13,6 +13,8 @@ export const EventLessonsChanged = 'lessons:changed';
 export const EventLessonChanged = 'lessons:lesson-changed';
 // The window is about to close: hand over the editor's unsaved text (CloseReady).
 export const EventClosing = 'app:closing';
+// A check's next run starts: run n of total (app.CheckProgressEvent).
+export const EventCheckProgress = 'check:progress';
 // The key the app presses in the window after EventClosing (app.CloseKey),
 // behind every key already on its way to the page: once it has come, the
 // editor holds every key pressed before the close. WebKitGTK gives it F24's
@@ -33,4 +35,5 @@ export type EventName =
   | typeof EventStatus
   | typeof EventLessonsChanged
   | typeof EventLessonChanged
-  | typeof EventClosing;
+  | typeof EventClosing
+  | typeof EventCheckProgress;

@@ -2,6 +2,7 @@
 // from a pack, checking the child's answer, hints and the celebration.
 
 import { problemOf, type Backend, type CheckOutcome, type CourseShelf, type CourseStep, type ExerciseView, type Hint, type Lang, type PackPlan, type PackSummary, type RunResult } from './backend';
+import { EventCheckProgress } from './events';
 import type { MessageKey, Params } from './i18n';
 import { pick, type Notice } from './lessons.svelte';
 
@@ -20,6 +21,8 @@ export interface PacksDeps {
   refresh: () => Promise<void>;
   /** Shows the checked run's output and drawing, as after Run. */
   show?: (result: RunResult) => void;
+  /** Makes the id of each check, which its progress events carry and Stop names. */
+  runId?: () => string;
 }
 
 export function stars(n: number, max = 3): string {
@@ -43,6 +46,8 @@ export class PacksState {
   exercise = $state.raw<ExerciseView | null>(null);
   exercisePath = $state<string | null>(null);
   checking = $state(false);
+  /** Which run of the check is going: run `n` of `total`; null before the first. */
+  checkProgress = $state.raw<{ n: number; total: number } | null>(null);
   outcome = $state.raw<CheckOutcome | null>(null);
   hints = $state.raw<Hint[]>([]);
   celebrating = $state(false);
@@ -63,6 +68,10 @@ export class PacksState {
 
   #d: PacksDeps;
   #lookup = 0;
+  #checkId: string | null = null;
+  /** Stop came before the app had the check (before its first progress event). */
+  #stopEarly = false;
+  #seq = 0;
 
   constructor(deps: PacksDeps) {
     this.#d = deps;
@@ -97,9 +106,20 @@ export class PacksState {
     if (!path || !this.exercise || this.checking) return;
     this.checking = true;
     this.celebrating = false;
+    this.checkProgress = null;
+    this.#stopEarly = false;
+    const runId = this.#d.runId?.() ?? `check-${Date.now().toString(36)}-${++this.#seq}`;
+    this.#checkId = runId;
+    const off = this.#d.backend.on(EventCheckProgress, (e) => {
+      if (e.runId !== runId || this.#checkId !== runId) return;
+      this.checkProgress = { n: e.run, total: e.runs };
+      // The app has the check now: a Stop pressed before reaches it.
+      if (this.#stopEarly) void this.#d.backend.stop(runId).catch(() => {});
+    });
     try {
       await this.#d.save();
-      const out = await this.#d.backend.checkLesson({ path, code, lang: this.#d.lang() });
+      if (this.#stopEarly) return;
+      const out = await this.#d.backend.checkLesson({ path, code, lang: this.#d.lang(), runId });
       if (this.exercisePath !== path) return;
       this.outcome = out;
       if (out.run) this.#d.show?.(out.run);
@@ -111,8 +131,19 @@ export class PacksState {
     } catch (e) {
       this.#d.notify({ tone: 'error', text: pick(problemOf(e), this.#d.lang()) });
     } finally {
+      off();
+      this.#checkId = null;
+      this.checkProgress = null;
       this.checking = false;
     }
+  }
+
+  /** Stops the check going (the window's Stop and Esc): its run ends and no other starts. */
+  async stopCheck(): Promise<void> {
+    const id = this.#checkId;
+    if (!id) return;
+    this.#stopEarly = true;
+    if (this.checkProgress) await this.#d.backend.stop(id).catch(() => {});
   }
 
   /** The next exercise of the open one's pack, or null for its last. */

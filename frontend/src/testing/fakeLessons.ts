@@ -393,6 +393,7 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
           report: {
             exercise: ex.id,
             passed,
+            budget_seconds: 60,
             results: oks.map((ok, index) => ({ index, type: index === 1 ? 'source' : 'turtle', ok, message: ok ? undefined : PACK_CHECKS[index][req.lang] })),
           },
           progress: { ...progress },
