@@ -170,7 +170,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if !*asJSON {
 		obs = streamObserver{stdout: stdout, stderr: stderr}
 	}
-	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: data, Live: timeline != nil,
+	req := kidrun.Request{Code: code, Name: filepath.Base(file), Lang: l, Stdin: stdin, DataFiles: data, Timeline: timeline,
 		Trace: *traceFile != ""}
 	if *asJSON {
 		req.ReplaySteps = kidrun.MaxReplaySteps // a reader of the JSON saw nothing drawn
@@ -186,9 +186,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 		run.Stop()
 	}()
-	if timeline != nil {
-		go run.Play(ctx, timeline)
-	}
 	res := run.Wait()
 
 	if *outDir != "" {
