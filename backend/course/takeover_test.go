@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"kidcoder/backend/packs"
 )
@@ -101,5 +102,80 @@ func TestStrangerCannotTakeOverCourse(t *testing.T) {
 		if len(entries) != 1 {
 			t.Errorf("%s: %d folders in the lessons folder, want the course's alone", name, len(entries))
 		}
+	}
+}
+
+// editInstalled rewrites the .kidpack/installed.json of the pack folder dir through fn.
+func editInstalled(t *testing.T, dir string, fn func(m map[string]any)) {
+	t.Helper()
+	p := filepath.Join(dir, packs.MetaDir, "installed.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	fn(m)
+	if b, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCourseImportedBeforeOrigins: a course imported by a Kid Coder that
+// recorded no origins is updated in place, the child's progress with it;
+// a stranger's pack of the course's id imported back then at 9.9.9 is left
+// alone, and the course goes beside it, where the shelf finds it.
+func TestCourseImportedBeforeOrigins(t *testing.T) {
+	real, err := Load("turtle-shapes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lessonsDir := t.TempDir()
+	pl, err := packs.ImportPack(real, lessonsDir, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(lessonsDir, pl.Folder)
+	editInstalled(t, root, func(m map[string]any) { delete(m, "origin") })
+	if _, err := packs.RecordAttempt(root, real.Manifest.Exercises[0].ID, true, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	again, err := packs.ImportPack(real, lessonsDir, "en")
+	if err != nil || again.Folder != pl.Folder || again.Previous != real.Manifest.Version {
+		t.Fatalf("the older import was not updated in place: %+v, %v", again, err)
+	}
+	list, _ := packs.Summaries(lessonsDir)
+	if s, ok := real.UpdatedIn(list); !ok || s.Folder != pl.Folder || s.Origin != packs.Builtin || s.Solved != 1 {
+		t.Errorf("the shelf sees %+v (%v)", s, ok)
+	}
+
+	// A stranger's 9.9.9 from before, which no version of the course ever was.
+	fresh := t.TempDir()
+	pl, err = packs.ImportPack(real, fresh, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	editInstalled(t, filepath.Join(fresh, pl.Folder), func(m map[string]any) {
+		delete(m, "origin")
+		m["manifest"].(map[string]any)["version"] = "9.9.9"
+	})
+	beside, err := packs.ImportPack(real, fresh, "en")
+	if err != nil {
+		t.Fatalf("the course was kept out by a stranger's 9.9.9: %v", err)
+	}
+	if beside.Folder == pl.Folder || beside.Previous != "" {
+		t.Errorf("the course went into the stranger's folder: %+v", beside)
+	}
+	list, _ = packs.Summaries(fresh)
+	if s, ok := real.UpdatedIn(list); !ok || s.Folder != beside.Folder {
+		t.Errorf("the shelf sees %+v, want the course's own folder %q", s, beside.Folder)
+	}
+	if _, err := packs.ImportPack(real, fresh, "en"); err != nil {
+		t.Errorf("the course no longer updates beside the stranger's pack: %v", err)
 	}
 }

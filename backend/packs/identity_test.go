@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,5 +192,170 @@ func TestStrangerCannotClaimReservedID(t *testing.T) {
 			}
 			t.Errorf("%s: the refused import left %s", name, strings.Join(names, ", "))
 		}
+	}
+}
+
+// TestSignedBuild: BuildSigned writes the signature docs/packs.md
+// describes (the same bytes as signZip), deterministically, and reading the
+// pack gives the key's origin.
+func TestSignedBuild(t *testing.T) {
+	key := testKey(4)
+	src := scaffoldDir(t)
+	signed, err := BuildSigned(src, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := BuildSigned(src, key)
+	plain, _ := Build(src)
+	if !bytes.Equal(signed, again) || !bytes.Equal(signed, signZip(t, plain, key)) {
+		t.Fatal("signed builds differ from each other or from the documented signature")
+	}
+	p, err := ReadPack("p.kidpack", signed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := KeyOrigin(key.Public().(ed25519.PublicKey))
+	if p.Origin() != want || want.Fingerprint() == "" || len(want.Fingerprint()) != 29 {
+		t.Errorf("origin %q, fingerprint %q", p.Origin(), want.Fingerprint())
+	}
+	if q, _ := ReadPack("p.kidpack", plain); q.Origin() != Unsigned || Unsigned.Fingerprint() != "" || Unsigned.Signer() != "unsigned" {
+		t.Errorf("an unsigned build reads as %q", q.Origin())
+	}
+	if Origin("").Signer() != "unsigned" || Builtin.Signer() != "built-in" || want.Signer() != "key "+want.Fingerprint() {
+		t.Error("signers")
+	}
+}
+
+// withComment is b with its archive comment replaced.
+func withComment(t *testing.T, b []byte, comment string) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zw.SetComment(comment)
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestSignatureComments(t *testing.T) {
+	src := scaffoldDir(t)
+	plain, _ := Build(src)
+	signed, _ := BuildSigned(src, testKey(5))
+	zr, _ := zip.NewReader(bytes.NewReader(signed), int64(len(signed)))
+	good := zr.Comment
+	f := strings.Split(good, " ")
+	otherKey := base64.StdEncoding.EncodeToString(testKey(6).Public().(ed25519.PublicKey))
+	for comment, want := range map[string]error{
+		"made with a zip tool": nil,
+		good:                   nil,
+		f[0] + " ed25519 " + otherKey + " " + f[3]:    ErrBadSignature,
+		f[0] + " ed25519 " + f[2] + " AAAA":           ErrBadSignature,
+		f[0] + " rsa " + f[2] + " " + f[3]:            ErrBadSignature,
+		f[0] + " ed25519 " + f[2]:                     ErrBadSignature,
+		"kidpack-sig-v2 ed25519 " + f[2] + " " + f[3]: ErrNewerFormat,
+	} {
+		p, err := ReadPack("p.kidpack", withComment(t, plain, comment))
+		switch {
+		case want == nil && err != nil:
+			t.Errorf("%q: %v", comment, err)
+		case want != nil && !errors.Is(err, want):
+			t.Errorf("%q: %v, want %v", comment, err, want)
+		case want == nil && comment != good && p.Origin() != Unsigned:
+			t.Errorf("%q reads as %q", comment, p.Origin())
+		}
+	}
+}
+
+func TestKeyFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "teacher.key")
+	o, err := GenerateKey(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("key file mode %v (%v)", fi.Mode(), err)
+	}
+	if _, err := GenerateKey(file); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("GenerateKey over an existing key: %v", err)
+	}
+	key, err := ReadKey(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if KeyOrigin(key.Public().(ed25519.PublicKey)) != o {
+		t.Error("the key read back is another")
+	}
+	other := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(other, []byte("not a key\n"), 0o600)
+	if _, err := ReadKey(other); !errors.Is(err, ErrNotKey) {
+		t.Errorf("ReadKey of a text file: %v", err)
+	}
+}
+
+func TestUpdates(t *testing.T) {
+	k1 := KeyOrigin(testKey(7).Public().(ed25519.PublicKey))
+	k2 := KeyOrigin(testKey(8).Public().(ed25519.PublicKey))
+	pack := func(id string, o Origin) *Pack {
+		return &Pack{Manifest: Manifest{ID: id, Version: "1.0.0"}, origin: o}
+	}
+	for _, c := range []struct {
+		p       *Pack
+		from    Origin
+		version string
+		want    bool
+	}{
+		{pack("a", k1), k1, "2.0.0", true},
+		{pack("a", k1), k2, "0.1.0", false},
+		{pack("a", k1), Unsigned, "0.1.0", true}, // the author starts signing
+		{pack("a", k1), "", "0.1.0", true},
+		{pack("a", Unsigned), k1, "0.1.0", false},
+		{pack("a", Unsigned), Unsigned, "0.1.0", true},
+		{pack("a", Unsigned), "", "0.1.0", true},
+		{pack("a", Unsigned), Builtin, "0.1.0", false},
+		{pack("kidcoder.x", k1), k1, "0.1.0", false},
+		{pack("kidcoder.x", Unsigned), "", "0.1.0", false},
+		{pack("kidcoder.x", Builtin), Builtin, "9.9.9", true},
+		{pack("kidcoder.x", Builtin), "", "1.0.0", true},  // imported by an older Kid Coder
+		{pack("kidcoder.x", Builtin), "", "9.9.9", false}, // newer than the course ever was
+		{pack("kidcoder.x", Builtin), Unsigned, "0.1.0", false},
+		{pack("kidcoder.x", Builtin), k1, "0.1.0", false},
+	} {
+		if got := c.p.Updates(c.p.Manifest.ID, c.from, c.version); got != c.want {
+			t.Errorf("%s from %q over %q at %s: %v, want %v", c.p.Manifest.ID, c.p.origin, c.from, c.version, got, c.want)
+		}
+	}
+	if pack("a", k1).Updates("b", k1, "0.1.0") {
+		t.Error("a pack updates another id")
+	}
+}
+
+// TestSignedTakesOverUnsigned: an author who starts signing updates their
+// unsigned import in place; from then on an unsigned pack of the id is
+// refused, with ErrOtherAuthor, and nothing changes.
+func TestSignedTakesOverUnsigned(t *testing.T) {
+	key := testKey(9)
+	lessonsDir := t.TempDir()
+	pl, err := Import(packFile(t, "1.0.0", nil, nil), lessonsDir, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl2, err := Import(packFile(t, "1.1.0", key, nil), lessonsDir, "en")
+	if err != nil || pl2.Folder != pl.Folder || pl2.Previous != "1.0.0" || pl2.Origin != KeyOrigin(key.Public().(ed25519.PublicKey)) {
+		t.Fatalf("signed update: %+v, %v", pl2, err)
+	}
+	if _, err := Import(packFile(t, "1.2.0", nil, hostile), lessonsDir, "en"); !errors.Is(err, ErrOtherAuthor) {
+		t.Errorf("unsigned after signed: %v, want ErrOtherAuthor", err)
+	}
+	list, err := Summaries(lessonsDir)
+	if err != nil || len(list) != 1 || list[0].Version != "1.1.0" || list[0].Origin != pl2.Origin || list[0].Signer != pl2.Origin.Signer() {
+		t.Errorf("summaries %+v, %v", list, err)
 	}
 }
