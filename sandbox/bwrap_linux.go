@@ -38,10 +38,7 @@ const rssWatchdog = false
 // Detect finds bwrap, checks the options the sandbox needs, and checks
 // that this kernel lets it create namespaces (by doing so once).
 func Detect() (Info, error) {
-	info := Info{Kind: "bubblewrap", RunAsUID: -1, Containment: ContainmentInfo(), Landlock: kernelLandlockABI()}
-	if os.Geteuid() == 0 {
-		info.RunAsUID = nobody
-	}
+	info := Info{Kind: "bubblewrap", RunAsUID: hostRunAs(), Containment: ContainmentInfo(), Landlock: kernelLandlockABI()}
 	path, err := findBwrap()
 	if err != nil {
 		return info, err

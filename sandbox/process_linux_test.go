@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -221,19 +220,18 @@ func TestSelfTestPasses(t *testing.T) {
 	if kinds["block"] < 5 || kinds["allow"] < 4 {
 		t.Errorf("probes by kind: %v", kinds)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "sandbox-selftest.json"))
-	if err != nil || !bytes.Contains(b, []byte(`"exceed_process_limit"`)) {
-		t.Fatalf("verdict not cached: %v %s", err, b)
+	var kept []cachedVerdict
+	if !readSealed(dir, verdictFile, &kept) || len(kept) != 1 || !kept[0].Report.OK() {
+		t.Fatalf("verdict not cached: %+v", kept)
 	}
 	// Another build (the window beside the command line) keeps its own
 	// verdict without pushing this one out.
 	if _, err := SelfTestCached(context.Background(), testPython, dir, "other-build"); err != nil {
 		t.Fatal(err)
 	}
-	var kept []cachedVerdict
-	b, _ = os.ReadFile(filepath.Join(dir, "sandbox-selftest.json"))
-	if err := json.Unmarshal(b, &kept); err != nil || len(kept) != 2 || kept[0].Key == kept[1].Key {
-		t.Fatalf("verdicts kept for two builds: %v %d", err, len(kept))
+	kept = nil
+	if !readSealed(dir, verdictFile, &kept) || len(kept) != 2 || kept[0].Key == kept[1].Key {
+		t.Fatalf("verdicts kept for two builds: %d", len(kept))
 	}
 	// A failing verdict is never served from cache: errors wrap ErrUnavailable.
 	if _, err := SelfTest(context.Background(), "/nonexistent/python3"); !errors.Is(err, ErrUnavailable) && err == nil {

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -441,11 +440,12 @@ type cachedVerdict struct {
 const maxVerdicts = 8
 
 // selfTestKey is what a verdict depends on: this build, the sandbox tool
-// and its version, the kernel, the interpreter, how whole runs are bounded,
-// and whether the app lives where its runs can enter their groups.
+// and its version, the kernel, the interpreter, the files of both as they
+// are now, how whole runs are bounded, and whether the app lives where its
+// runs can enter their groups.
 func selfTestKey(buildID string, info Info, kernel, python string) string {
 	h := sha256.New()
-	for _, s := range []string{buildID, info.Kind, info.Path, info.Version, kernel, python, info.Containment.Mechanism, groupPlaceKey()} {
+	for _, s := range []string{buildID, info.Kind, info.Path, info.Version, kernel, python, fileStamp(info.Path, python), info.Containment.Mechanism, groupPlaceKey()} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
@@ -464,7 +464,7 @@ func SelfTestCached(ctx context.Context, python, cacheDir, buildID string) (Repo
 	key := selfTestKey(buildID, info, kernelRelease(), python)
 	e, _ := selfTestCache.LoadOrStore(key, &selfTestEntry{})
 	ent := e.(*selfTestEntry)
-	ent.once.Do(func() { ent.rep, ent.err = selfTestDisk(ctx, python, cacheDir, key) })
+	ent.once.Do(func() { ent.rep, ent.err = selfTestDisk(ctx, python, cacheDir, key, info) })
 	if ent.err != nil {
 		// Let the next caller probe again rather than inherit a failure.
 		selfTestCache.CompareAndDelete(key, ent)
@@ -477,15 +477,18 @@ func SelfTestCached(ctx context.Context, python, cacheDir, buildID string) (Repo
 	return rep, ent.err
 }
 
-func selfTestDisk(ctx context.Context, python, cacheDir, key string) (Report, error) {
-	file := filepath.Join(cacheDir, "sandbox-selftest.json")
+// selfTestDisk serves a passing verdict this install sealed in cacheDir
+// (facts.go says when one is believed), or probes and seals the result;
+// info is the sandbox tool as this process found it.
+func selfTestDisk(ctx context.Context, python, cacheDir, key string, info Info) (Report, error) {
 	var kept []cachedVerdict
-	if b, err := os.ReadFile(file); err == nil {
-		_ = json.Unmarshal(b, &kept)
-		for _, v := range kept {
-			if v.Key == key && v.Report.OK() {
-				return v.Report, nil
+	readSealed(cacheDir, verdictFile, &kept)
+	for _, v := range kept {
+		if v.Key == key && v.Report.OK() {
+			if !factsHeld.Load() {
+				saveFacts(cacheDir, info)
 			}
+			return v.Report, nil
 		}
 	}
 	rep, err := SelfTest(ctx, python)
@@ -498,13 +501,6 @@ func selfTestDisk(ctx context.Context, python, cacheDir, key string) (Report, er
 	if len(kept) > maxVerdicts {
 		kept = kept[:maxVerdicts]
 	}
-	if b, err := json.Marshal(kept); err == nil {
-		if os.MkdirAll(cacheDir, 0o755) == nil {
-			tmp := file + ".tmp" + strconv.Itoa(os.Getpid())
-			if os.WriteFile(tmp, b, 0o644) == nil {
-				os.Rename(tmp, file)
-			}
-		}
-	}
+	writeSealed(cacheDir, verdictFile, kept)
 	return rep, nil
 }
