@@ -711,6 +711,8 @@ export namespace packs {
 	    folder: string;
 	    id: string;
 	    version: string;
+	    origin: string;
+	    signer: string;
 	    title: text.Text;
 	    exercises: number;
 	    solved: number;
@@ -731,6 +733,8 @@ export namespace packs {
 	        this.folder = source["folder"];
 	        this.id = source["id"];
 	        this.version = source["version"];
+	        this.origin = source["origin"];
+	        this.signer = source["signer"];
 	        this.title = this.convertValues(source["title"], text.Text);
 	        this.exercises = source["exercises"];
 	        this.solved = source["solved"];
@@ -802,6 +806,8 @@ export namespace packs {
 	    title: text.Text;
 	    description: text.Text;
 	    author: string;
+	    origin: string;
+	    signer: string;
 	    folder: string;
 	    previous: string;
 	    exercises: PlannedExercise[];
@@ -819,6 +825,8 @@ export namespace packs {
 	        this.title = this.convertValues(source["title"], text.Text);
 	        this.description = this.convertValues(source["description"], text.Text);
 	        this.author = source["author"];
+	        this.origin = source["origin"];
+	        this.signer = source["signer"];
 	        this.folder = source["folder"];
 	        this.previous = source["previous"];
 	        this.exercises = this.convertValues(source["exercises"], PlannedExercise);
