@@ -497,3 +497,32 @@ func TestCacheTamperedVerdictIgnored(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkUseCache is what a start pays to check a sealed cache: the key,
+// the MAC, and each fact against the machine.
+func BenchmarkUseCache(b *testing.B) {
+	if _, err := detectCached(); err != nil {
+		b.Skip(err)
+	}
+	dir := b.TempDir()
+	info, err := Detect()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pythonInstall(testPython); err != nil {
+		b.Fatal(err)
+	}
+	saveFacts(dir, info)
+	for b.Loop() {
+		seedMu.Lock()
+		seededInfo = nil
+		seedMu.Unlock()
+		pythonCache.Delete(testPython)
+		UseCache(dir)
+		if !factsHeld.Load() {
+			b.Fatal("the cache was not believed")
+		}
+	}
+	detectOnce = sync.Once{}
+	pythonCache.Clear()
+}
