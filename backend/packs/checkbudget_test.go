@@ -215,3 +215,34 @@ func TestCheckProgressInOrder(t *testing.T) {
 		t.Errorf("budget %v s", rep.BudgetSeconds)
 	}
 }
+
+// Through the sandbox: programs that sleep far past their wall clock, a
+// run each, under a budget of 2 s. The first run is ended by the budget
+// (its own wall clock is far longer), and no other starts.
+func TestBudgetEndsSandboxRuns(t *testing.T) {
+	r := realRunner(t)
+	var mu sync.Mutex
+	var results []*RunResult
+	counted := runnerFunc(func(ctx context.Context, req RunRequest) (*RunResult, error) {
+		res, err := r.Run(ctx, req)
+		mu.Lock()
+		results = append(results, res)
+		mu.Unlock()
+		return res, err
+	})
+	ex := sleepyExercise(3)
+	rep, err := Checker{Runner: counted, Lang: "en", Budget: 2 * time.Second}.
+		Exercise(context.Background(), mapFiles{}, ex, []byte("import time\nprint('go', flush=True)\ntime.sleep(3600)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 1 {
+		t.Fatalf("%d runs, want the one the budget ended", len(results))
+	}
+	if rep.Ended != EndedOutOfTime || len(rep.NotRun()) != len(ex.Checks) {
+		t.Fatalf("ended %q, %d not run: %+v", rep.Ended, len(rep.NotRun()), rep.Results)
+	}
+	if res := results[0]; res != nil && res.Status == "timeout" {
+		t.Errorf("the run ended at its own wall clock, not the budget: %+v", res.Result)
+	}
+}
