@@ -261,7 +261,7 @@ var ErrUnavailable = errors.New("sandbox unavailable")
 type UnavailableError struct {
 	// Code names the reason for the UI, which says it in the child's
 	// language: "bwrap_missing", "bwrap_broken", "bwrap_old", "userns",
-	// "bwrap_blocked", "unsupported_os"; "" for the rarer ones, which only
+	// "bwrap_blocked", "unsupported_os", "landlock_missing"; "" for the rarer ones, which only
 	// have Reason.
 	Code   string
 	Reason string // what is wrong, in English: the technical detail

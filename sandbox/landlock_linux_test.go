@@ -342,3 +342,19 @@ func TestLandlockStubFailsClosed(t *testing.T) {
 		t.Errorf("errno %q, want EINVAL", o.Setup.Errno())
 	}
 }
+
+// BenchmarkLandlockStart is a hello run with the second wall (the stub
+// puts it up and sets the limits) and without (prlimit sets the limits):
+// what the wall costs a cold run's start.
+func BenchmarkLandlockStart(b *testing.B) {
+	needSandbox(b)
+	for _, wall := range []bool{true, false} {
+		b.Run(map[bool]string{true: "on", false: "off"}[wall], func(b *testing.B) {
+			for range b.N {
+				if _, o := runCode(b, "print('hi')\n", Spec{loosen: &loosening{noLandlock: !wall}}, nil); o.Status != StatusOK {
+					b.Fatalf("status %s: %s", o.Status, o.Stderr)
+				}
+			}
+		})
+	}
+}

@@ -4,7 +4,7 @@
 
 import type { MessageKey } from './i18n';
 
-const CODES = ['bwrap_missing', 'bwrap_broken', 'bwrap_old', 'userns', 'bwrap_blocked', 'unsupported_os', 'python_missing', 'python_setting'] as const;
+const CODES = ['bwrap_missing', 'bwrap_broken', 'bwrap_old', 'userns', 'bwrap_blocked', 'unsupported_os', 'landlock_missing', 'python_missing', 'python_setting'] as const;
 
 export type SandboxCode = (typeof CODES)[number];
 
