@@ -147,7 +147,9 @@ func (s *Server) writeLesson(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		if err != nil {
 			return toolError(err.Error()), nil
 		}
-	case lessons.CodeWriteFailed, lessons.CodeNeedsConversion, lessons.CodeTooLarge:
+	case lessons.CodeWriteFailed, lessons.CodeNeedsConversion, lessons.CodeTooLarge, lessons.CodeBadName:
+		// A name the folder's rule refuses is the model's to change: the
+		// text says how, as the window's does.
 		return toolError(lessons.ProblemOf(err).In(s.lang)), nil
 	default:
 		return nil, s.pathProblem("write_lesson", err)
