@@ -193,7 +193,7 @@ func landlockABIFor(mode LandlockMode, kernelABI int) (int, error) {
 	return 0, fmt.Errorf("sandbox: unknown Landlock mode %q", mode)
 }
 
-// landlockName says an ABI in words: "ABI 7", or "none".
+// landlockName says an ABI in words: "Landlock ABI 7", or "no Landlock".
 func landlockName(abi int) string {
 	if abi < 1 {
 		return "no Landlock"

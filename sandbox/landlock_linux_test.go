@@ -358,3 +358,24 @@ func BenchmarkLandlockStart(b *testing.B) {
 		})
 	}
 }
+
+// TestLandlockStubSetsLimits: the stub that puts the wall up sets every
+// limit prlimit sets without it, soft and hard.
+func TestLandlockStubSetsLimits(t *testing.T) {
+	needSandbox(t)
+	needLandlock(t, 1)
+	code := `import resource as r
+print(*[r.getrlimit(getattr(r, "RLIMIT_" + n)) for n in ("AS", "CPU", "FSIZE", "NPROC", "NOFILE", "CORE")])
+`
+	var got [2]string
+	for i, off := range []bool{false, true} {
+		_, o := runCode(t, code, Spec{loosen: &loosening{noLandlock: off}}, nil)
+		if o.Status != StatusOK {
+			t.Fatalf("Landlock off %v: status %s: %s", off, o.Status, o.Stderr)
+		}
+		got[i] = string(o.Stdout)
+	}
+	if got[0] != got[1] || !strings.Contains(got[0], "(3, 4)") {
+		t.Errorf("limits with the wall %q, without %q", got[0], got[1])
+	}
+}
