@@ -209,6 +209,8 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
   const plan = (lang: Lang): PackPlan => ({
     id: 'example.shapes',
     version: '1.0.0',
+    origin: 'unsigned',
+    signer: 'unsigned',
     title: PACK_TITLE,
     description: { zh: '用海龟画正方形、三角形和星星。', en: 'Draw squares, triangles and stars with the turtle.' },
     author: 'Ms. Li 李老师',
@@ -447,6 +449,8 @@ export function createFakeLessons(opts: FakeLessonsOptions, starDemo: string, se
                 folder: PACK_FOLDER,
                 id: 'example.shapes',
                 version: '1.0.0',
+                origin: 'unsigned',
+                signer: 'unsigned',
                 title: PACK_TITLE,
                 exercises: PACK_EXERCISES.length,
                 solved: solvedCount(),
