@@ -198,16 +198,38 @@ print("MADE " + " ".join(made) if made else "BLOCKED")
 		// Four processes, each far under the per-process limit, together
 		// over the run's: where a control group holds the run, the kernel
 		// ends it. Without one this is the documented fallback, and says so.
+		// No process lets its memory go before all four hold theirs: a
+		// sleep instead let a busy machine run them one after another,
+		// never over the bound together, and the probe failed a good box.
 		name: "whole_run_memory", kind: "block",
-		code: `import os, time
+		code: `import os
+ready_r, ready_w = os.pipe()
+go_r, go_w = os.pipe()
+child = False
 for i in range(3):
     if os.fork() == 0:
+        child = True
         break
 b = bytearray(48 << 20)
 for j in range(0, len(b), 4096):
     b[j] = 1
-time.sleep(1)
-print("HELD")
+if child:
+    os.close(ready_r)
+    os.close(go_w)
+    os.write(ready_w, b"x")
+    os.close(ready_w)
+    os.read(go_r, 1)  # EOF once the first process lets go, or dies
+else:
+    os.close(ready_w)
+    got = b""
+    while len(got) < 3:
+        more = os.read(ready_r, 3)
+        if not more:
+            break  # a process died before it held its memory
+        got += more
+    if len(got) == 3:
+        print("HELD")
+    os.close(go_w)
 `,
 		policy: func(p *Policy) { p.MemoryBytes = 128 << 20 },
 		check: func(h *probeHost, o Outcome) (bool, string) {
