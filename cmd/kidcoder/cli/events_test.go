@@ -33,7 +33,7 @@ func TestRunEventsRefusesBadFile(t *testing.T) {
 }
 
 // kidcoder run --events, for real: a turtle game gets its keys and clicks,
-// the drawing closes a second after the last event, the code after done()
+// the drawing closes after the last event, the code after done()
 // runs, and --json stays the contract's one object. Under tracer(0) its
 // handlers reach no event point, so each ends before the next event is
 // taken, however slowly it runs (animated, an event due meanwhile would
@@ -72,9 +72,8 @@ print("AFTER DONE")
 		t.Skipf("sandbox unavailable: %s", stderr)
 	}
 	var res struct {
-		Status     string `json:"status"`
-		Stdout     string `json:"stdout"`
-		DurationMS int64  `json:"duration_ms"`
+		Status string `json:"status"`
+		Stdout string `json:"stdout"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil || strings.Count(stdout, "\n") != 1 {
 		t.Fatalf("not one JSON object: %v\n%s", err, stdout)
@@ -83,10 +82,9 @@ print("AFTER DONE")
 	if code != 0 || res.Status != "ok" || res.Stdout != want {
 		t.Fatalf("exit %d: %+v\n%s", code, res, stderr)
 	}
-	// The close comes a second after the last event (at 0.8 s), never before.
-	if res.DurationMS < 1800 {
-		t.Errorf("the run ended after %d ms, before the drawing was closed", res.DurationMS)
-	}
+	// The close comes a second after the last event, on the program's own
+	// clock (docs/contracts.md §3): "AFTER DONE" after the click shows it
+	// came after every event; how long that took is the machine's speed.
 	// Without --events the same program does not wait: done() returns at once.
 	code, stdout, _ = runCLI(t, "run", "--json", prog)
 	if code != 0 || !strings.Contains(stdout, `AFTER DONE`) || strings.Contains(stdout, "UP") {
