@@ -182,11 +182,11 @@ class Live(object):
                     at = ev[1] if not self.script else max(ev[1], self.script[-1][0])
                     self.script.append((at, ev[2]))
                 return
+            if self.scripted and kind in ("pace", "finish", "pause", "resume"):
+                return                     # a scripted run keeps its own clock
             if kind == "script_end":
                 self.script_done = True
-            elif kind in ("pace", "finish") or (self.scripted and kind in ("pause", "resume")):
-                if self.scripted:
-                    return                 # a scripted run keeps its own clock
+            elif kind in ("pace", "finish"):
                 self._set_pace(ev)
             elif kind == "pause":
                 if self.paused_at is None:
@@ -252,45 +252,43 @@ class Live(object):
             return self.asked > self.answered
         return self.keys_on or self.pointing or self.asked > 0 or self.looped
 
+    def _own_clock(self):
+        """Whether the run is on its scripted clock: scripted, and its timeline not played out yet."""
+        return self.scripted and self.real_from is None
+
+    def _head_due(self):
+        """When the timeline's next event is due, or None when there is none
+        or the program cannot take it yet (the caller holds cond)."""
+        if not self.script or not self._takes(self.script[0][1]):
+            return None
+        return self.script[0][0] + self.script_shift
+
     def _take_script(self):
         """A scripted run: queue the timeline's events that are due and that
         the program can take, in order (the caller holds cond)."""
         while not self.script_done:
             self._wait(WAIT_MAX)       # the host sends the whole timeline as the run starts
-        while self.script and self.real_from is None:
-            at, ev = self.script[0]
-            due = at + self.script_shift
-            if due > self.vnow or not self._takes(ev):
+        while self._own_clock():
+            due = self._head_due()
+            if due is None or due > self.vnow:
                 break
             # An event the program took late moves the rest with it.
             self.script_shift += self.vnow - due
-            self.script.popleft()
+            ev = self.script.popleft()[1]
             if ev[0] == "answer":
                 self.answered += 1
             self._queue(ev)
         if not self.script and self.real_from is None:
             self.real_from = (self.vnow, _clock())
 
-    def _script_next(self):
-        """When the timeline's next event is due, if the clock moving there
-        gives it (the caller holds cond); None when there is none, or when it
-        waits for the program."""
-        if not self.script:
-            return None
-        at, ev = self.script[0]
-        due = at + self.script_shift
-        if due <= self.vnow or not self._takes(ev):
-            return None
-        return due
-
     def _idle(self, now, wake):
         """Nothing to run before wake on the program's clock (None: nothing
         is due): wait until then or until an event comes (the caller holds
         cond). A scripted run's clock moves there at once instead, or to the
         timeline's next event if it is sooner."""
-        if self.scripted and self.real_from is None:
-            nxt = self._script_next()
-            if nxt is not None and (wake is None or nxt < wake):
+        if self._own_clock():
+            nxt = self._head_due()
+            if nxt is not None and nxt > self.vnow and (wake is None or nxt < wake):
                 wake = nxt
             if wake is not None:
                 self.vnow = max(self.vnow, wake)
@@ -460,7 +458,7 @@ class Live(object):
 
     def point(self):
         """An event point: send what was painted and run the handlers that are due."""
-        if self.scripted and self.real_from is None:
+        if self._own_clock():
             with self.cond:
                 self.vnow += POINT_S
         self.flush()

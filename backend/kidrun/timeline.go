@@ -230,8 +230,9 @@ const maxScriptLine = 4095
 // so nothing here waits on time.
 func (r *Run) sendScript(tl Timeline) {
 	lines, err := tl.lines()
-	if err == nil {
-		err = r.proc.SendControlInOrder(lines)
+	if err != nil {
+		return // ParseTimeline refuses such a timeline before any run
 	}
-	_ = err // a run that ended before it read its timeline needs no more of it
+	// An error means the run ended before it read its timeline: it needs no more of it.
+	_ = r.proc.SendControlInOrder(lines)
 }
